@@ -1,0 +1,17 @@
+"""The uniform random bot: a baseline that plays every game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from racedeck.core.bot import Bot
+from racedeck.core.model import Action, Observation
+from racedeck.core.rng import Rng
+
+
+class RandomBot(Bot):
+    """Plays one of the legal actions, each equally likely."""
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        """Return a uniformly drawn legal action."""
+        return legal[rng.randrange(len(legal))]

@@ -1,0 +1,120 @@
+"""The contract every game implements: a pure decider.
+
+``initial_state`` gives the state before anything happened; ``next_step`` says who acts;
+``legal_actions`` enumerates a seat's choices; ``decide`` validates a choice (or runs the
+engine's own turn) and returns events; ``evolve`` folds one event into a state;
+``observe`` cuts a state down to what one seat may know; ``result`` scores a finished
+match. Only ``decide`` may draw random numbers, and what it draws goes into events.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+import msgspec
+
+from racedeck.core.errors import OptionError
+from racedeck.core.model import Action, Event, Observation, Options, Result, Step
+from racedeck.core.rng import Rng
+
+StateT = TypeVar("StateT", bound=msgspec.Struct)
+ActionT = TypeVar("ActionT", bound=Action)
+EventT = TypeVar("EventT", bound=Event)
+ObservationT = TypeVar("ObservationT", bound=Observation)
+OptionsT = TypeVar("OptionsT", bound=Options)
+
+
+class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
+    """A game as a pure decider. Subclasses set the class attributes and the methods."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    rules_version: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options_type: ClassVar[type[Options]]
+    event_type: ClassVar[Any]
+    action_type: ClassVar[Any]
+    state_type: ClassVar[type[msgspec.Struct]]
+    observation_type: ClassVar[Any]
+    conformance_options: ClassVar[tuple[dict[str, Any], ...]] = ({},)
+    """Option sets the conformance suite plays at every player count; keep them quick."""
+
+    def __init__(self) -> None:
+        self.event_decoder: msgspec.json.Decoder[EventT] = msgspec.json.Decoder(self.event_type)
+        self.action_decoder: msgspec.json.Decoder[ActionT] = msgspec.json.Decoder(self.action_type)
+
+    # The contract -------------------------------------------------------------------
+    @abc.abstractmethod
+    def initial_state(self, options: OptionsT, players: int) -> StateT:
+        """Return the state before anything has happened."""
+
+    @abc.abstractmethod
+    def next_step(self, state: StateT) -> Step:
+        """Return who must act now."""
+
+    @abc.abstractmethod
+    def legal_actions(self, state: StateT, seat: int) -> Sequence[ActionT]:
+        """Return every legal action of ``seat``, in a fixed order."""
+
+    @abc.abstractmethod
+    def decide(self, state: StateT, actor: int, action: ActionT | None, rng: Rng) -> list[EventT]:
+        """Validate ``action`` by ``actor`` (or run the engine's turn) and return its events."""
+
+    @abc.abstractmethod
+    def evolve(self, state: StateT, event: EventT) -> StateT:
+        """Return the state after ``event``; pure and total."""
+
+    @abc.abstractmethod
+    def observe(self, state: StateT, seat: int) -> ObservationT:
+        """Return exactly what ``seat`` may know in ``state``."""
+
+    @abc.abstractmethod
+    def result(self, state: StateT) -> Result:
+        """Return the result of a finished match."""
+
+    @abc.abstractmethod
+    def render(self, state: StateT, viewer: int | None = None) -> str:
+        """Return the state as readable text; with a ``viewer`` seat, hide what it cannot see."""
+
+    # Helpers shared by every game ------------------------------------------------------
+    def hidden_variants(self, state: StateT, seat: int, rng: Rng) -> StateT | None:
+        """Return a state that ``seat`` cannot tell from ``state``, its unseen cards redealt.
+
+        Games with hidden information override this; it is what information-set search
+        samples from and what the conformance suite uses to prove observations leak
+        nothing. ``None`` means the game has nothing ``seat`` cannot see.
+        """
+        return None
+
+    def parse_options(self, raw: dict[str, Any]) -> OptionsT:
+        """Build the options from a mapping of names to values, with clear errors."""
+        try:
+            options = msgspec.convert(raw, type=self.options_type, strict=False)
+        except msgspec.ValidationError as exc:
+            raise OptionError(f"{self.name}: bad option: {exc}") from None
+        self.check_options(options)  # type: ignore[arg-type]
+        return options  # type: ignore[return-value]
+
+    def check_options(self, options: OptionsT) -> None:
+        """Raise ``OptionError`` when options contradict each other; override as needed."""
+
+    def check_players(self, options: OptionsT, players: int) -> None:
+        """Raise ``OptionError`` when ``players`` seats cannot play with these options."""
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"{self.name} takes {self.min_players} to {self.max_players} players, got {players}"
+            )
+
+    def fold(self, state: StateT, events: Sequence[EventT]) -> StateT:
+        """Return ``state`` with every event of ``events`` folded in."""
+        evolve = self.evolve
+        for event in events:
+            state = evolve(state, event)
+        return state
+
+
+AnyGame = Game[Any, Any, Any, Any, Any]
+"""A game of any kind, as the runner and the registry hold them."""

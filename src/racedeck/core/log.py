@@ -1,0 +1,278 @@
+"""The match log: JSON Lines, a header, hash-chained events and faults, and a result.
+
+Every line is written in canonical form (``msgspec`` encodes struct fields in a fixed
+order), flushed as soon as it is written, and chained to the line before it by hash, so a
+truncated or altered log is found and named by line number while its intact prefix still
+replays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import msgspec
+
+from racedeck.core.errors import LogError
+from racedeck.core.hashing import chain, header_hash
+
+LOG_FORMAT = 1
+"""The version of the log format this engine writes and reads."""
+
+
+class SeatEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat of a match as the header records it."""
+
+    bot: str
+    version: str = "1"
+
+
+class ForkOrigin(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a forked match branched off: its parent log's last hash and the event number."""
+
+    parent_hash: str
+    at: int
+
+
+class Header(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The first line of a log: everything needed to run the match again."""
+
+    kind: str
+    format: int
+    engine: str
+    game: str
+    rules_version: str
+    options: dict[str, Any]
+    players: int
+    seed: int
+    seats: tuple[SeatEntry, ...]
+    fault_policy: str
+    fork: ForkOrigin | None = None
+
+
+class Fault(msgspec.Struct, frozen=True, kw_only=True):
+    """A bot misbehaved: what it did and what the engine did about it."""
+
+    seat: int
+    bot: str
+    reason: str
+    policy: str
+
+
+class Forfeit(msgspec.Struct, frozen=True, kw_only=True):
+    """The match ended early because a seat forfeited it."""
+
+    seat: int
+    reason: str
+
+
+class ResultLine(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The last line of a complete log."""
+
+    kind: str
+    events: int
+    hash: str
+    state_hash: str
+    result: dict[str, Any]
+    forfeit: Forfeit | None = None
+
+
+class _AnyLine(msgspec.Struct, frozen=True):
+    kind: str
+    seq: int = -1
+    hash: str = ""
+    event: msgspec.Raw = msgspec.Raw(b"")
+    fault: msgspec.Raw = msgspec.Raw(b"")
+
+
+_encoder = msgspec.json.Encoder()
+_line_decoder = msgspec.json.Decoder(_AnyLine)
+_header_decoder = msgspec.json.Decoder(Header)
+_result_decoder = msgspec.json.Decoder(ResultLine)
+_fault_decoder = msgspec.json.Decoder(Fault)
+
+
+def encode(value: Any) -> bytes:
+    """Return the canonical JSON bytes of ``value``."""
+    return _encoder.encode(value)
+
+
+class LogWriter:
+    """Appends a match's lines to a file, flushing each one, and chains their hashes."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+        self._hash = ""
+        self._seq = 0
+
+    @property
+    def last_hash(self) -> str:
+        """The hash of the last line written so far."""
+        return self._hash
+
+    def header(self, header: Header) -> None:
+        """Write the header line and start the hash chain."""
+        raw = encode(header)
+        self._hash = header_hash(raw)
+        self._write(raw)
+
+    def event(self, event_bytes: bytes) -> None:
+        """Write one event, given as its canonical bytes."""
+        self._hash = chain(self._hash, event_bytes)
+        self._write(
+            b'{"kind":"event","seq":%d,"hash":"%s","event":%s}'
+            % (self._seq, self._hash.encode(), event_bytes)
+        )
+        self._seq += 1
+
+    def fault(self, fault: Fault) -> None:
+        """Write a fault line, chained like an event but not folded into the state."""
+        raw = encode(fault)
+        self._hash = chain(self._hash, raw)
+        self._write(
+            b'{"kind":"fault","seq":%d,"hash":"%s","fault":%s}'
+            % (self._seq, self._hash.encode(), raw)
+        )
+
+    def result(self, line: ResultLine) -> None:
+        """Write the result line that marks the log complete."""
+        self._write(encode(line))
+
+    def _write(self, raw: bytes) -> None:
+        self._stream.write(raw + b"\n")
+        self._stream.flush()
+
+
+class LogEntry(msgspec.Struct, frozen=True):
+    """One event or fault read back from a log, with its line number."""
+
+    line: int
+    seq: int
+    event: bytes | None
+    fault: Fault | None
+
+
+class LogReader:
+    """Reads a log line by line, checking the format, the sequence and every hash.
+
+    Iterating yields the events and faults of the intact prefix and raises ``LogError``
+    at the first line that is wrong; ``result`` holds the result line once reached.
+    """
+
+    def __init__(self, path: str | Path, stream: IO[bytes] | None = None) -> None:
+        self.path = str(path)
+        self.result: ResultLine | None = None
+        self.last_hash = ""
+        self.events_read = 0
+        self.lines_read = 0
+        if stream is not None:
+            self._file: IO[bytes] = stream
+        else:
+            try:
+                self._file = open(path, "rb")  # noqa: SIM115 - closed by close()
+            except OSError as exc:
+                raise LogError(self.path, 0, f"cannot open: {exc.strerror}") from None
+        self._owns_file = stream is None
+        try:
+            self.header = self._read_header()
+        except LogError:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Close the underlying file, unless it was handed in as a stream."""
+        if self._owns_file:
+            self._file.close()
+
+    def __enter__(self) -> LogReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _fail(self, line: int, why: str) -> LogError:
+        return LogError(self.path, line, why)
+
+    def _read_header(self) -> Header:
+        raw = self._file.readline()
+        self.lines_read = 1
+        if not raw:
+            raise self._fail(1, "empty file: no header line")
+        if not raw.endswith(b"\n"):
+            raise self._fail(1, "truncated header line")
+        try:
+            probe = msgspec.json.decode(raw)
+        except msgspec.DecodeError:
+            raise self._fail(1, "not JSON: the header line is unreadable") from None
+        if not isinstance(probe, dict) or probe.get("kind") != "header":
+            raise self._fail(1, "not a racedeck log: the first line is not a header")
+        if probe.get("format") != LOG_FORMAT:
+            raise self._fail(
+                1,
+                f"unknown log format version {probe.get('format')!r} (this engine reads {LOG_FORMAT})",
+            )
+        try:
+            header = _header_decoder.decode(raw)
+        except msgspec.DecodeError as exc:
+            raise self._fail(1, f"malformed header: {exc}") from None
+        if raw.rstrip(b"\n") != encode(header):
+            raise self._fail(1, "header was altered: it is not in canonical form")
+        self.last_hash = header_hash(raw.rstrip(b"\n"))
+        return header
+
+    def __iter__(self) -> Iterator[LogEntry]:
+        lineno = self.lines_read
+        expected_seq = 0
+        last_hash = self.last_hash
+        decode_line = _line_decoder.decode
+        for raw in self._file:
+            lineno += 1
+            self.lines_read = lineno
+            if self.result is not None:
+                raise self._fail(lineno, "text after the result line")
+            if not raw.endswith(b"\n"):
+                raise self._fail(lineno, "truncated line: the log was cut off mid-line")
+            try:
+                line = decode_line(raw)
+            except msgspec.DecodeError:
+                raise self._fail(lineno, "not JSON: the line is unreadable") from None
+            if line.kind == "event":
+                payload = bytes(line.event)
+                if line.seq != expected_seq:
+                    raise self._fail(lineno, f"expected event {expected_seq}, found {line.seq}")
+                last_hash = chain(last_hash, payload)
+                if last_hash != line.hash:
+                    raise self._fail(
+                        lineno, f"hash mismatch at event {line.seq}: the log was altered"
+                    )
+                self.last_hash = last_hash
+                expected_seq += 1
+                self.events_read = expected_seq
+                yield LogEntry(lineno, line.seq, payload, None)
+            elif line.kind == "fault":
+                payload = bytes(line.fault)
+                last_hash = chain(last_hash, payload)
+                if last_hash != line.hash:
+                    raise self._fail(lineno, "hash mismatch at a fault line: the log was altered")
+                self.last_hash = last_hash
+                try:
+                    fault = _fault_decoder.decode(payload)
+                except msgspec.DecodeError as exc:
+                    raise self._fail(lineno, f"malformed fault: {exc}") from None
+                yield LogEntry(lineno, line.seq, None, fault)
+            elif line.kind == "result":
+                try:
+                    result = _result_decoder.decode(raw)
+                except msgspec.DecodeError as exc:
+                    raise self._fail(lineno, f"malformed result line: {exc}") from None
+                if result.events != expected_seq or result.hash != last_hash:
+                    raise self._fail(lineno, "the result line does not match the events before it")
+                self.result = result
+            else:
+                raise self._fail(lineno, f"unknown line kind {line.kind!r}")
+        if self.result is None:
+            raise self._fail(
+                lineno,
+                f"truncated: no result line after {expected_seq} events (the match did not finish)",
+            )

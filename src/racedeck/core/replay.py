@@ -1,0 +1,227 @@
+"""Replay: fold a log back into states, check every hash, and re-run a match to verify it."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import msgspec
+
+from racedeck.core.errors import LogError, OptionError, RacedeckError, VerificationError
+from racedeck.core.game import AnyGame
+from racedeck.core.log import Fault, Header, LogReader, LogWriter, ResultLine
+from racedeck.core.model import Options
+from racedeck.core.runner import run_match, state_hash
+from racedeck.plugins import Registry
+
+
+@dataclass
+class Replay:
+    """A log folded back into states, up to the end or the first bad line."""
+
+    header: Header
+    game: AnyGame
+    options: Options
+    state: Any
+    events: int
+    result: ResultLine | None = None
+    faults: list[Fault] = field(default_factory=list)
+    error: LogError | None = None
+
+    @property
+    def complete(self) -> bool:
+        """True when the whole log was intact and ended with its result line."""
+        return self.error is None and self.result is not None
+
+
+def open_game(registry: Registry, header: Header, path: str) -> tuple[AnyGame, Options]:
+    """Return the game and options a log header names, as bad input when they are not known."""
+    try:
+        game = registry.game(header.game)
+        options = game.parse_options(header.options)
+    except RacedeckError as exc:
+        raise LogError(path, 1, str(exc)) from None
+    if header.rules_version != game.rules_version:
+        raise LogError(
+            path,
+            1,
+            f"{header.game} rules version {header.rules_version!r} is not this engine's "
+            f"{game.rules_version!r}",
+        )
+    return game, options
+
+
+def iter_states(
+    registry: Registry, path: str | Path, stream: IO[bytes] | None = None
+) -> Iterator[tuple[int, Any, Any, Replay]]:
+    """Yield ``(seq, event, state after it, replay so far)`` for every intact event of a log.
+
+    Raises ``LogError`` at the first bad line, after yielding the intact prefix.
+    """
+    with LogReader(path, stream) as reader:
+        game, options = open_game(registry, reader.header, str(path))
+        state = game.initial_state(options, reader.header.players)
+        replay = Replay(reader.header, game, options, state, 0)
+        decode = game.event_decoder.decode
+        evolve = game.evolve
+        for entry in reader:
+            if entry.fault is not None:
+                replay.faults.append(entry.fault)
+                continue
+            assert entry.event is not None
+            try:
+                event = decode(entry.event)
+            except msgspec.DecodeError as exc:
+                raise LogError(str(path), entry.line, f"not a {game.name} event: {exc}") from None
+            state = evolve(state, event)
+            replay.state = state
+            replay.events = entry.seq + 1
+            yield entry.seq, event, state, replay
+        replay.result = reader.result
+
+
+def replay_log(
+    registry: Registry,
+    path: str | Path,
+    *,
+    at: int | None = None,
+    stream: IO[bytes] | None = None,
+) -> Replay:
+    """Fold a log into its final state, or the state after event ``at``.
+
+    A bad line does not raise: the replay keeps the intact prefix and records the error.
+    A complete log's final state must match the hash and result on its last line.
+    """
+    replay: Replay | None = None
+    try:
+        for seq, _event, _state, replay in iter_states(registry, path, stream):
+            if at is not None and seq >= at:
+                return replay
+    except LogError as exc:
+        if replay is None:
+            if exc.line <= 1:
+                raise
+            replay = _empty_replay(registry, path, stream, exc)
+        replay.error = exc
+        return replay
+    if replay is None:
+        replay = _empty_replay(registry, path, stream, None)
+    if at is not None and at >= replay.events:
+        raise LogError(
+            str(path), 0, f"event {at} does not exist: the log has {replay.events} events"
+        )
+    result = replay.result
+    if result is not None and replay.error is None:
+        if state_hash(replay.state) != result.state_hash:
+            replay.error = LogError(
+                str(path), 0, "the final state does not match the result line's state hash"
+            )
+        elif (
+            result.forfeit is None
+            and _as_json(replay.game.result(replay.state)) != result.result
+        ):
+            replay.error = LogError(str(path), 0, "the result line does not match the final state")
+    return replay
+
+
+def _as_json(value: Any) -> Any:
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+def _empty_replay(
+    registry: Registry, path: str | Path, stream: IO[bytes] | None, error: LogError | None
+) -> Replay:
+    """A replay of a log with no intact event: the initial state, when the header is usable."""
+    if stream is not None:
+        stream.seek(0)
+    with LogReader(path, stream) as reader:
+        game, options = open_game(registry, reader.header, str(path))
+        state = game.initial_state(options, reader.header.players)
+        result = None
+        if error is None:
+            for _ in reader:
+                pass
+            result = reader.result
+        return Replay(reader.header, game, options, state, 0, result=result, error=error)
+
+
+def verify_log(registry: Registry, path: str | Path) -> Replay:
+    """Replay a log, then re-run its match from the header and compare every line.
+
+    Raises ``LogError`` for a bad log and ``VerificationError`` naming the first event
+    where the re-run differs.
+    """
+    replay = replay_log(registry, path)
+    if replay.error is not None:
+        raise replay.error
+    header = replay.header
+    try:
+        seats = [registry.bot(seat.bot, header.game) for seat in header.seats]
+    except RacedeckError as exc:
+        raise VerificationError(f"{path}: cannot re-run the match: {exc}") from None
+    for seat, (spec, entry) in enumerate(zip(seats, header.seats, strict=True)):
+        if spec.version != entry.version:
+            raise VerificationError(
+                f"{path}: seat {seat} was played by {entry.bot} version {entry.version}, "
+                f"this installation has version {spec.version}"
+            )
+    buffer = io.BytesIO()
+    try:
+        run_match(
+            replay.game,
+            replay.options,
+            seats,
+            header.seed,
+            writer=LogWriter(buffer),
+            fault_policy=header.fault_policy,
+        )
+    except OptionError as exc:
+        raise VerificationError(f"{path}: cannot re-run the match: {exc}") from None
+    first_difference(Path(path), buffer.getvalue(), on_difference=_raise_difference(path))
+    return replay
+
+
+def _raise_difference(path: str | Path) -> Callable[[int, bytes, bytes], None]:
+    def report(line: int, logged: bytes, rerun: bytes) -> None:
+        what = _describe_line(logged) or _describe_line(rerun) or f"line {line}"
+        raise VerificationError(
+            f"{path}:{line}: re-running the match differs at {what}: "
+            f"log has {_clip(logged)}, re-run gives {_clip(rerun)}"
+        )
+
+    return report
+
+
+def first_difference(
+    path: Path, rerun: bytes, *, on_difference: Callable[[int, bytes, bytes], None]
+) -> None:
+    """Compare a log file with re-run bytes line by line; report the first line that differs."""
+    rerun_lines = rerun.splitlines()
+    with open(path, "rb") as handle:
+        for number, logged in enumerate(handle, start=1):
+            other = rerun_lines[number - 1] if number <= len(rerun_lines) else b""
+            if logged.rstrip(b"\n") != other:
+                on_difference(number, logged.rstrip(b"\n"), other)
+                return
+    if len(rerun_lines) > number:
+        on_difference(number + 1, b"", rerun_lines[number])
+
+
+def _describe_line(raw: bytes) -> str:
+    try:
+        value = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return ""
+    if isinstance(value, dict):
+        if value.get("kind") == "event":
+            return f"event {value.get('seq')}"
+        return str(value.get("kind", ""))
+    return ""
+
+
+def _clip(raw: bytes, width: int = 160) -> str:
+    text = raw.decode(errors="replace") or "(nothing)"
+    return text if len(text) <= width else text[: width - 3] + "..."

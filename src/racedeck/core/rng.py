@@ -1,0 +1,38 @@
+"""Named random streams derived from a match seed.
+
+Every stream is its own ``random.Random`` seeded from a hash of the match seed and the
+stream's name, so one consumer's draws never shift another's, and results do not depend
+on the order or process in which matches run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+Rng = random.Random
+
+
+def derive_seed(seed: int, stream: str) -> int:
+    """Return a 64-bit seed for ``stream`` derived from ``seed``."""
+    digest = hashlib.blake2b(f"{seed}/{stream}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def stream(seed: int, name: str) -> Rng:
+    """Return the random generator of stream ``name`` for the match seed ``seed``."""
+    return random.Random(derive_seed(seed, name))
+
+
+def engine_stream(seed: int, event_count: int) -> Rng:
+    """Return the engine's generator for the decision taken after ``event_count`` events.
+
+    Keying the engine's chance on the position in the log lets a match be forked from any
+    event and still draw exactly what the original drew from there on.
+    """
+    return stream(seed, f"game/{event_count}")
+
+
+def bot_stream(seed: int, seat: int) -> Rng:
+    """Return the private generator of the bot in ``seat``."""
+    return stream(seed, f"bot/{seat}")

@@ -1,0 +1,1 @@
+"""One package per game; each has a ``plugin`` module that registers it."""

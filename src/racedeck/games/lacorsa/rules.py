@@ -1,0 +1,531 @@
+"""LACORSA's rules as a pure decider.
+
+The order of play follows track position: each lap starts with the last car and ends
+with the leader's turn. A car directly behind another must challenge it; the winner of a
+challenge carries on, and two passes end a turn. A car with an open space ahead extends
+with an Extend card or discards. When a hand runs out the lap is finished and the race
+ends; the cars score 9-6-4-3-2-1 by position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from msgspec.structs import replace
+
+from racedeck.core.errors import IllegalActionError, OptionError
+from racedeck.core.game import Game
+from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
+from racedeck.core.rng import Rng
+from racedeck.games.lacorsa import data
+from racedeck.games.lacorsa.actions import Discard, Extend, LacorsaAction, Play
+from racedeck.games.lacorsa.data import DRAFTING, EXTEND_RANKS, HAND_SIZE, POINTS, REDLINE
+from racedeck.games.lacorsa.events import (
+    CardsCommitted,
+    ChallengeResolved,
+    Discarded,
+    Extended,
+    GridFormed,
+    LacorsaEvent,
+    QualifyingRevealed,
+    QualifyingTieRolled,
+    RaceDealt,
+    RaceScored,
+)
+from racedeck.games.lacorsa.options import LacorsaOptions
+from racedeck.games.lacorsa.render import render_state
+from racedeck.games.lacorsa.state import LacorsaObservation, LacorsaState
+
+_ENGINE_PHASES = frozenset({"deal", "grid", "reveal", "score"})
+
+
+def cars_per_player(players: int) -> int:
+    """Two cars each in a teams' championship (2-3 players), one in a drivers' (4-6)."""
+    return 2 if players <= 3 else 1
+
+
+def suits_in_deck(cars: int, options: LacorsaOptions) -> int:
+    """One suit per car, plus the extra suit of the 2-player option."""
+    return cars + (1 if options.extra_suit else 0)
+
+
+def _remove(hand: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+    rest = list(hand)
+    for c in cards:
+        rest.remove(c)
+    return tuple(rest)
+
+
+def _set(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _plays(
+    car: int, hand: tuple[int, ...], kind: type[Play] | type[Discard]
+) -> list[LacorsaAction]:
+    """One card of each rank, then the Redline with one card of each other rank."""
+    singles: list[int] = []
+    last_rank = -1
+    for c in hand:
+        r = c >> 3
+        if r != last_rank:
+            singles.append(c)
+            last_rank = r
+    actions: list[LacorsaAction] = [kind(car=car, cards=(c,)) for c in singles]
+    if last_rank == REDLINE:
+        redline = singles[-1]
+        actions.extend(kind(car=car, cards=(redline, c)) for c in singles[:-1])
+    return actions
+
+
+def _settle(state: LacorsaState, cursor: int, passes: int, lap: int) -> LacorsaState:
+    """Find the next car to act from ``cursor`` and what it must do; end laps and the race."""
+    order, hands, spaces = state.order, state.hands, state.spaces
+    n = len(order)
+    while True:
+        if cursor >= n:
+            if any(not hand for hand in hands):
+                return replace(
+                    state, phase="score", cursor=n, passes=0, lap=lap, attacker=-1, defender=-1
+                )
+            cursor, passes, lap = 0, 0, lap + 1
+        car = order[cursor]
+        if not hands[car]:
+            cursor, passes = cursor + 1, 0
+            continue
+        if cursor + 1 < n and spaces[order[cursor + 1]] == spaces[car] + 1:
+            return replace(
+                state,
+                phase="challenge",
+                cursor=cursor,
+                passes=passes,
+                lap=lap,
+                attacker=car,
+                defender=order[cursor + 1],
+            )
+        return replace(
+            state, phase="move", cursor=cursor, passes=passes, lap=lap, attacker=-1, defender=-1
+        )
+
+
+class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation, LacorsaOptions]):
+    """LACORSA Grand Prix for 2-6 players."""
+
+    name = "lacorsa"
+    title = "LACORSA Grand Prix"
+    rules_version = "1"
+    min_players = 2
+    max_players = 6
+    options_type = LacorsaOptions
+    event_type = LacorsaEvent
+    action_type = LacorsaAction
+    state_type = LacorsaState
+    observation_type = LacorsaObservation
+    conformance_options = (
+        {"races": 1},
+        {"races": 2, "board_length": 8},
+        {"races": 1, "extra_suit": True},
+        {"races": 1, "pairs_as_teams": True},
+    )
+
+    # Options ----------------------------------------------------------------------------
+    def check_options(self, options: LacorsaOptions) -> None:
+        """Reject option values the rules cannot play."""
+        if not 1 <= options.races <= 100:
+            raise OptionError(f"lacorsa: races must be 1 to 100, got {options.races}")
+        if options.board_length != 0 and not 6 <= options.board_length <= 1000:
+            raise OptionError(
+                f"lacorsa: board_length must be 0 (open-ended) or 6 to 1000, got {options.board_length}"
+            )
+
+    def check_players(self, options: LacorsaOptions, players: int) -> None:
+        """Check the player count, and that options meant for some counts fit it."""
+        super().check_players(options, players)
+        if options.extra_suit and players != 2:
+            raise OptionError(
+                f"lacorsa: extra_suit is the 2-player option; this match has {players} players"
+            )
+        if options.pairs_as_teams and players < 4:
+            raise OptionError("lacorsa: pairs_as_teams is for drivers' championships (4-6 players)")
+
+    # The contract ------------------------------------------------------------------------
+    def initial_state(self, options: LacorsaOptions, players: int) -> LacorsaState:
+        """Return the championship before the first deal."""
+        per = cars_per_player(players)
+        cars = players * per
+        return LacorsaState(
+            options=options,
+            players=players,
+            owner=tuple(car // per for car in range(cars)),
+            points=(0,) * cars,
+        )
+
+    def next_step(self, state: LacorsaState) -> Step:
+        """Return who acts: the engine, one seat, or the seats with sealed cards to place."""
+        phase = state.phase
+        owner = state.owner
+        if phase == "move":
+            return Step((owner[state.order[state.cursor]],))
+        if phase == "challenge":
+            a, d = state.attacker, state.defender
+            seats = []
+            if state.committed[a] is None:
+                seats.append(owner[a])
+            if state.committed[d] is None and state.hands[d] and owner[d] not in seats:
+                seats.append(owner[d])
+            return Step(tuple(sorted(seats)))
+        if phase == "qualify":
+            return Step(
+                tuple(sorted({owner[c] for c, x in enumerate(state.committed) if x is None}))
+            )
+        if phase in _ENGINE_PHASES:
+            return ENGINE_STEP
+        return MATCH_OVER
+
+    def deciding_car(self, state: LacorsaState, seat: int) -> int:
+        """Return the car of ``seat`` that must act now, or -1."""
+        owner = state.owner
+        phase = state.phase
+        if phase == "move":
+            car = state.order[state.cursor]
+            return car if owner[car] == seat else -1
+        if phase == "challenge":
+            a, d = state.attacker, state.defender
+            if owner[a] == seat and state.committed[a] is None:
+                return a
+            if owner[d] == seat and state.committed[d] is None and state.hands[d]:
+                return d
+            return -1
+        if phase == "qualify":
+            for car, committed in enumerate(state.committed):
+                if committed is None and owner[car] == seat:
+                    return car
+        return -1
+
+    def legal_actions(self, state: LacorsaState, seat: int) -> Sequence[LacorsaAction]:
+        """Return every distinct legal action (cards of one rank are interchangeable)."""
+        car = self.deciding_car(state, seat)
+        if car < 0:
+            return []
+        hand = state.hands[car]
+        if state.phase != "move":
+            return _plays(car, hand, Play)
+        actions: list[LacorsaAction] = []
+        if self._may_extend(state, car):
+            leader = state.cursor == len(state.order) - 1
+            last_rank = -1
+            for c in hand:
+                r = c >> 3
+                if r > DRAFTING:
+                    break
+                if r != last_rank and not (leader and r == DRAFTING):
+                    actions.append(Extend(car=car, card=c))
+                last_rank = r
+        actions.extend(_plays(car, hand, Discard))
+        return actions
+
+    def _may_extend(self, state: LacorsaState, car: int) -> bool:
+        length = state.options.board_length
+        return not (length and state.spaces[car] >= length - 1)
+
+    def decide(
+        self, state: LacorsaState, actor: int, action: LacorsaAction | None, rng: Rng
+    ) -> list[LacorsaEvent]:
+        """Validate a seat's action and return its event, or run the engine's turn."""
+        if actor == ENGINE:
+            return self._engine(state, rng)
+        if action is None:
+            raise IllegalActionError(action, actor, "a seat must choose an action")
+        why = self._why_illegal(state, actor, action)
+        if why:
+            raise IllegalActionError(action, actor, why)
+        if isinstance(action, Play):
+            return [CardsCommitted(car=action.car, cards=action.cards)]
+        if isinstance(action, Extend):
+            return [Extended(car=action.car, card=action.card)]
+        return [Discarded(car=action.car, cards=action.cards)]
+
+    def _why_illegal(self, state: LacorsaState, seat: int, action: LacorsaAction) -> str:
+        car = self.deciding_car(state, seat)
+        if car < 0:
+            return f"seat {seat} has nothing to decide in phase {state.phase!r}"
+        if action.car != car:
+            return f"car {action.car} is not the car to act; seat {seat} decides for car {car}"
+        hand = state.hands[car]
+        if isinstance(action, Extend):
+            if state.phase != "move":
+                return f"a car cannot extend during {state.phase!r}"
+            if action.card not in hand:
+                return f"card {action.card} is not in car {car}'s hand"
+            rank = action.card >> 3
+            if rank not in EXTEND_RANKS:
+                return f"{data.label(action.card)} is not an Extend card (1, 2 or 3)"
+            if rank == DRAFTING and state.cursor == len(state.order) - 1:
+                return "the leader cannot use the Drafting Extend card (3) to extend"
+            if not self._may_extend(state, car):
+                return "there is no open space ahead: the board ends here"
+            return ""
+        wanted = "move" if isinstance(action, Discard) else ("qualify", "challenge")
+        if state.phase not in wanted:
+            verb = "discard" if isinstance(action, Discard) else "play a sealed card"
+            return f"a car cannot {verb} during {state.phase!r}"
+        cards = action.cards
+        if not 1 <= len(cards) <= 2:
+            return "a play is one card, or a Redline with one other card"
+        if len(cards) == 2 and ((cards[0] >> 3 == REDLINE) + (cards[1] >> 3 == REDLINE)) != 1:
+            return "two cards are only allowed as a Redline with one other card"
+        if len(cards) == 2 and cards[0] == cards[1]:
+            return "the same card cannot be played twice"
+        for c in cards:
+            if c not in hand:
+                return f"card {c} is not in car {car}'s hand"
+        return ""
+
+    def _engine(self, state: LacorsaState, rng: Rng) -> list[LacorsaEvent]:
+        phase = state.phase
+        if phase == "deal":
+            cars = len(state.owner)
+            cards = list(data.deck(suits_in_deck(cars, state.options)))
+            rng.shuffle(cards)
+            hands = tuple(
+                tuple(sorted(cards[i * HAND_SIZE : (i + 1) * HAND_SIZE])) for i in range(cars)
+            )
+            return [RaceDealt(race=state.race, hands=hands)]
+        if phase == "grid":
+            return self._qualifying(state, rng)
+        if phase == "reveal":
+            a, d = state.attacker, state.defender
+            a_cards, d_cards = state.committed[a], state.committed[d]
+            a_total = data.play_total(a_cards) if a_cards else 0
+            # A defender with no cards left loses automatically.
+            d_total = data.play_total(d_cards) if d_cards else -1
+            winner = a if a_total > d_total else d
+            return [
+                ChallengeResolved(
+                    attacker=a,
+                    defender=d,
+                    attacker_total=a_total,
+                    defender_total=d_total,
+                    winner=winner,
+                )
+            ]
+        if phase == "score":
+            places = tuple(reversed(state.order))
+            points = [0] * len(state.owner)
+            for place, car in enumerate(places):
+                points[car] = POINTS[place]
+            return [RaceScored(race=state.race, places=places, points=tuple(points))]
+        raise IllegalActionError(None, ENGINE, f"the engine has nothing to do in phase {phase!r}")
+
+    def _qualifying(self, state: LacorsaState, rng: Rng) -> list[LacorsaEvent]:
+        totals = tuple(data.play_total(cards or ()) for cards in state.committed)
+        events: list[LacorsaEvent] = [QualifyingRevealed(totals=totals)]
+        order: list[int] = []
+        for total in sorted(set(totals)):
+            tied = [car for car, t in enumerate(totals) if t == total]
+            order.extend(self._break_tie(tied, rng, events))
+        events.append(GridFormed(order=tuple(order)))
+        return events
+
+    def _break_tie(self, cars: list[int], rng: Rng, events: list[LacorsaEvent]) -> list[int]:
+        """Return ``cars`` from last to first; tied cars roll the die, highest ahead."""
+        if len(cars) == 1:
+            return cars
+        rolls = tuple(rng.randint(1, data.DIE_SIDES) for _ in cars)
+        events.append(QualifyingTieRolled(cars=tuple(cars), rolls=rolls))
+        ordered: list[int] = []
+        for roll in sorted(set(rolls)):
+            ordered.extend(
+                self._break_tie(
+                    [c for c, r in zip(cars, rolls, strict=True) if r == roll], rng, events
+                )
+            )
+        return ordered
+
+    def evolve(self, state: LacorsaState, event: LacorsaEvent) -> LacorsaState:
+        """Fold one event into the state."""
+        if isinstance(event, CardsCommitted):
+            car = event.car
+            hands = list(state.hands)
+            hands[car] = _remove(hands[car], event.cards)
+            committed = list(state.committed)
+            committed[car] = event.cards
+            phase = state.phase
+            if phase == "qualify":
+                if all(c is not None for c in committed):
+                    phase = "grid"
+            else:
+                a, d = state.attacker, state.defender
+                if committed[a] is not None and (committed[d] is not None or not hands[d]):
+                    phase = "reveal"
+            return replace(state, hands=tuple(hands), committed=tuple(committed), phase=phase)
+        if isinstance(event, ChallengeResolved):
+            return self._after_challenge(state, event)
+        if isinstance(event, Extended):
+            car = event.car
+            hands = list(state.hands)
+            hands[car] = _remove(hands[car], (event.card,))
+            state = replace(
+                state,
+                hands=tuple(hands),
+                spaces=_set(state.spaces, car, state.spaces[car] + 1),
+                played=(*state.played, event.card),
+            )
+            return _settle(state, state.cursor + 1, 0, state.lap)
+        if isinstance(event, Discarded):
+            car = event.car
+            hands = list(state.hands)
+            hands[car] = _remove(hands[car], event.cards)
+            state = replace(state, hands=tuple(hands), played=state.played + event.cards)
+            return _settle(state, state.cursor + 1, 0, state.lap)
+        if isinstance(event, RaceDealt):
+            cars = len(event.hands)
+            return replace(
+                state,
+                phase="qualify",
+                race=event.race,
+                hands=event.hands,
+                committed=(None,) * cars,
+                order=(),
+                spaces=(),
+                lap=0,
+                cursor=0,
+                passes=0,
+                attacker=-1,
+                defender=-1,
+                played=(),
+                qualifying_totals=(),
+            )
+        if isinstance(event, QualifyingRevealed):
+            played = tuple(c for cards in state.committed for c in cards or ())
+            return replace(
+                state,
+                qualifying_totals=event.totals,
+                played=state.played + played,
+                committed=(None,) * len(state.committed),
+            )
+        if isinstance(event, GridFormed):
+            spaces = [0] * len(event.order)
+            for position, car in enumerate(event.order):
+                spaces[car] = position
+            state = replace(state, order=event.order, spaces=tuple(spaces))
+            return _settle(state, 0, 0, 1)
+        if isinstance(event, RaceScored):
+            race = state.race + 1
+            return replace(
+                state,
+                race=race,
+                phase="over" if race >= state.options.races else "deal",
+                results=(*state.results, event.places),
+                points=tuple(p + q for p, q in zip(state.points, event.points, strict=True)),
+            )
+        # QualifyingTieRolled only records the dice; the grid event carries their outcome.
+        return state
+
+    def _after_challenge(self, state: LacorsaState, event: ChallengeResolved) -> LacorsaState:
+        a, d = event.attacker, event.defender
+        played = state.played + (state.committed[a] or ()) + (state.committed[d] or ())
+        committed = list(state.committed)
+        committed[a] = committed[d] = None
+        cursor = state.cursor
+        state = replace(state, played=played, committed=tuple(committed))
+        if event.winner != a:
+            return _settle(state, cursor + 1, 0, state.lap)
+        order = list(state.order)
+        order[cursor], order[cursor + 1] = d, a
+        spaces = list(state.spaces)
+        spaces[a], spaces[d] = spaces[d], spaces[a]
+        state = replace(state, order=tuple(order), spaces=tuple(spaces))
+        passes = state.passes + 1
+        if passes >= 2:
+            return _settle(state, cursor + 2, 0, state.lap)
+        return _settle(state, cursor + 1, passes, state.lap)
+
+    def observe(self, state: LacorsaState, seat: int) -> LacorsaObservation:
+        """Return what ``seat`` knows: its own hands and every public fact."""
+        owner = state.owner
+        hands = state.hands
+        committed = state.committed
+        return LacorsaObservation(
+            seat=seat,
+            players=state.players,
+            owner=owner,
+            phase=state.phase,
+            race=state.race,
+            races=state.options.races,
+            lap=state.lap,
+            hands=tuple(h if owner[c] == seat else None for c, h in enumerate(hands)),
+            # Sealed cards still count in the hand size until they are revealed.
+            hand_sizes=tuple(len(h) + len(committed[c] or ()) for c, h in enumerate(hands)),
+            committed=tuple(x is not None for x in committed),
+            own_committed=tuple(x if owner[c] == seat else None for c, x in enumerate(committed)),
+            order=state.order,
+            spaces=state.spaces,
+            active_car=state.order[state.cursor] if state.phase in ("move", "challenge") else -1,
+            passes=state.passes,
+            attacker=state.attacker,
+            defender=state.defender,
+            played=state.played,
+            qualifying_totals=state.qualifying_totals,
+            results=state.results,
+            points=state.points,
+            board_length=state.options.board_length,
+            deciding_car=self.deciding_car(state, seat),
+        )
+
+    def hidden_variants(self, state: LacorsaState, seat: int, rng: Rng) -> LacorsaState | None:
+        """Redeal every card ``seat`` cannot see among the cars that might hold it."""
+        if not state.hands:
+            return None
+        owner = state.owner
+        seen: set[int] = set(state.played)
+        for car, hand in enumerate(state.hands):
+            if owner[car] == seat:
+                seen.update(hand)
+                seen.update(state.committed[car] or ())
+        pool = [c for c in data.deck(suits_in_deck(len(owner), state.options)) if c not in seen]
+        rng.shuffle(pool)
+        hands = list(state.hands)
+        committed = list(state.committed)
+        for car in range(len(owner)):
+            if owner[car] == seat:
+                continue
+            sealed = committed[car]
+            size = len(hands[car]) + (len(sealed) if sealed else 0)
+            cards, pool = pool[:size], pool[size:]
+            if sealed:
+                committed[car], rest = (cards[0],), cards[1:]
+            else:
+                rest = cards
+            hands[car] = tuple(sorted(rest))
+        return replace(state, hands=tuple(hands), committed=tuple(committed))
+
+    def render(self, state: LacorsaState, viewer: int | None = None) -> str:
+        """Return the strip, the hands (hidden from ``viewer`` where not its own) and points."""
+        return render_state(state, viewer)
+
+    def result(self, state: LacorsaState) -> Result:
+        """Rank seats by championship points, then most wins, most seconds, and so on."""
+        players = state.players
+        cars = len(state.owner)
+        points = [0] * players
+        place_counts = [[0] * cars for _ in range(players)]
+        for car, p in enumerate(state.points):
+            points[state.owner[car]] += p
+        for places in state.results:
+            for place, car in enumerate(places):
+                place_counts[state.owner[car]][place] += 1
+        keys = [(points[s], *place_counts[s]) for s in range(players)]
+        ranks = tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
+        summary = [
+            f"race {race + 1}: " + ", ".join(f"car {car}" for car in places)
+            for race, places in enumerate(state.results)
+        ]
+        if state.options.pairs_as_teams:
+            teams: dict[int, int] = {}
+            for s in range(players):
+                teams[s // 2] = teams.get(s // 2, 0) + points[s]
+            summary.append(
+                "teams: " + ", ".join(f"seats {2 * t}+{2 * t + 1}: {p}" for t, p in teams.items())
+            )
+        return Result(ranks=ranks, scores=tuple(points), unit="points", summary=tuple(summary))
