@@ -243,9 +243,8 @@ class LogReader:
                     raise self._fail(lineno, f"expected event {expected_seq}, found {line.seq}")
                 last_hash = chain(last_hash, payload)
                 if last_hash != line.hash:
-                    raise self._fail(
-                        lineno, f"hash mismatch at event {line.seq}: the log was altered"
-                    )
+                    what = "the header or event 0" if line.seq == 0 else f"event {line.seq}"
+                    raise self._fail(lineno, f"hash mismatch at event {line.seq}: {what} was altered")
                 self.last_hash = last_hash
                 expected_seq += 1
                 self.events_read = expected_seq

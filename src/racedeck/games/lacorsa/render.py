@@ -21,16 +21,17 @@ def render_state(state: LacorsaState, viewer: int | None = None) -> str:
         lines.append(_strip(state.order, state.spaces, state.owner))
         lines.append("  (back of the field on the left; the leader on the right)")
     for car, hand in enumerate(state.hands):
+        sealed = state.committed[car] if state.committed else None
         if viewer is None or state.owner[car] == viewer:
             cards = " ".join(data.label(c) for c in hand)
+            if sealed is not None:
+                cards += f"  face down: {' '.join(data.label(c) for c in sealed)}"
+            size = len(hand)
         else:
-            cards = "? " * len(hand)
-        sealed = state.committed[car] if state.committed else None
-        mark = ""
-        if sealed is not None:
-            shown = viewer is None or state.owner[car] == viewer
-            mark = f"  face down: {' '.join(data.label(c) for c in sealed) if shown else '?'}"
-        lines.append(f"  {car_name(car, state.owner)}: {len(hand):2d} cards  {cards.strip()}{mark}")
+            # A sealed play stays in the hand's count: how many cards went down is secret too.
+            size = len(hand) + len(sealed or ())
+            cards = "?" * size + ("  (has played face down)" if sealed is not None else "")
+        lines.append(f"  {car_name(car, state.owner)}: {size:2d} cards  {cards}")
     if state.phase == "challenge":
         lines.append(f"  challenge: C{state.attacker} attacks C{state.defender}")
     if state.played:

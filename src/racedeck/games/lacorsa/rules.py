@@ -78,8 +78,13 @@ def _plays(
     return actions
 
 
-def _settle(state: LacorsaState, cursor: int, passes: int, lap: int) -> LacorsaState:
-    """Find the next car to act from ``cursor`` and what it must do; end laps and the race."""
+def settle(state: LacorsaState, cursor: int, passes: int, lap: int) -> LacorsaState:
+    """Find the next car to act from ``cursor`` and what it must do; end laps and the race.
+
+    A car with no cards is skipped; a car directly behind another must challenge it;
+    otherwise it extends or discards. Past the leader the lap ends, and when any hand
+    is empty then, so does the race.
+    """
     order, hands, spaces = state.order, state.hands, state.spaces
     n = len(order)
     while True:
@@ -371,13 +376,13 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
                 spaces=_set(state.spaces, car, state.spaces[car] + 1),
                 played=(*state.played, event.card),
             )
-            return _settle(state, state.cursor + 1, 0, state.lap)
+            return settle(state, state.cursor + 1, 0, state.lap)
         if isinstance(event, Discarded):
             car = event.car
             hands = list(state.hands)
             hands[car] = _remove(hands[car], event.cards)
             state = replace(state, hands=tuple(hands), played=state.played + event.cards)
-            return _settle(state, state.cursor + 1, 0, state.lap)
+            return settle(state, state.cursor + 1, 0, state.lap)
         if isinstance(event, RaceDealt):
             cars = len(event.hands)
             return replace(
@@ -409,7 +414,7 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
             for position, car in enumerate(event.order):
                 spaces[car] = position
             state = replace(state, order=event.order, spaces=tuple(spaces))
-            return _settle(state, 0, 0, 1)
+            return settle(state, 0, 0, 1)
         if isinstance(event, RaceScored):
             race = state.race + 1
             return replace(
@@ -430,7 +435,7 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         cursor = state.cursor
         state = replace(state, played=played, committed=tuple(committed))
         if event.winner != a:
-            return _settle(state, cursor + 1, 0, state.lap)
+            return settle(state, cursor + 1, 0, state.lap)
         order = list(state.order)
         order[cursor], order[cursor + 1] = d, a
         spaces = list(state.spaces)
@@ -438,8 +443,8 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         state = replace(state, order=tuple(order), spaces=tuple(spaces))
         passes = state.passes + 1
         if passes >= 2:
-            return _settle(state, cursor + 2, 0, state.lap)
-        return _settle(state, cursor + 1, passes, state.lap)
+            return settle(state, cursor + 2, 0, state.lap)
+        return settle(state, cursor + 1, passes, state.lap)
 
     def observe(self, state: LacorsaState, seat: int) -> LacorsaObservation:
         """Return what ``seat`` knows: its own hands and every public fact."""

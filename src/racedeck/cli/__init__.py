@@ -1,0 +1,1 @@
+"""The command line: a thin Typer app over the library."""

@@ -1,0 +1,265 @@
+"""The ``racedeck`` command: games, bots, play, replay, show.
+
+Each command parses its arguments and makes one call into the library. Errors are turned
+into one line and an exit code in ``main``, the one place that knows about both.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from racedeck import __version__
+from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
+from racedeck.cli.logging import configure_logging, get_logger
+from racedeck.cli.render import describe_replay, describe_result
+from racedeck.core.errors import (
+    EXIT_FAILURE,
+    EXIT_INTERNAL,
+    EXIT_USAGE,
+    RacedeckError,
+    UsageError,
+)
+from racedeck.core.replay import replay_log, verify_log
+from racedeck.core.runner import FAULT_POLICIES
+from racedeck.core.session import play_to_log, plan_match
+
+app = typer.Typer(
+    name="racedeck",
+    help="Play, replay and verify racing card and board games between bots.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+_debug = {"on": False}
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"racedeck {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks and debug logs.")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+    ] = False,
+) -> None:
+    """Play, replay and verify racing card and board games between bots."""
+    _debug["on"] = debug
+    configure_logging(debug)
+
+
+@app.command()
+def games(json: JsonFlag = False, plugins_dir: PluginsDir = None) -> None:
+    """List the registered games."""
+    reg = registry(plugins_dir)
+    rows = [
+        {
+            "name": g.name,
+            "title": g.title,
+            "players": [g.min_players, g.max_players],
+            "rules_version": g.rules_version,
+        }
+        for g in sorted(reg.games.values(), key=lambda g: g.name)
+    ]
+    if json:
+        emit_json({"games": rows})
+        return
+    for row in rows:
+        low, high = row["players"]
+        typer.echo(f"{row['name']:<20} {row['title']:<40} {low}-{high} players")
+
+
+@app.command()
+def bots(
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Only bots for this game.")] = None,
+    json: JsonFlag = False,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """List the registered bots, or those that play one game."""
+    reg = registry(plugins_dir)
+    if game is not None:
+        reg.game(game)
+    specs = reg.bots_for(game)
+    if json:
+        emit_json({"bots": [spec.to_json() for spec in specs]})
+        return
+    for spec in specs:
+        plays = ", ".join(spec.games) if spec.games else "every game"
+        typer.echo(f"{spec.name:<16} v{spec.version:<5} {plays:<28} {spec.description}")
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="The game, as `racedeck games` names it.")],
+    seat: Annotated[
+        list[str], typer.Option("--seat", "-s", help="The bot for the next seat; one per seat.")
+    ],
+    seed: Annotated[int, typer.Option(help="The match seed: same seed, same match.")] = 0,
+    option: OptionList = None,
+    log: Annotated[
+        Path | None, typer.Option(help="Where to write the log (default: logs/<game>-seed<N>-<id>.jsonl).")
+    ] = None,
+    no_log: Annotated[bool, typer.Option("--no-log", help="Write no log.")] = False,
+    fault_policy: Annotated[
+        str,
+        typer.Option(help="What a bot's crash or illegal action costs: forfeit or substitute."),
+    ] = "forfeit",
+    json: JsonFlag = False,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """Play one match between bots and print the finishing order, the scores and the log."""
+    if fault_policy not in FAULT_POLICIES:
+        raise UsageError(f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}, got {fault_policy!r}")
+    if log is not None and no_log:
+        raise UsageError("--log and --no-log contradict each other")
+    reg = registry(plugins_dir)
+    plan = plan_match(reg, game, seat, seed, parse_options(option), fault_policy)
+    target = None if no_log else (log or plan.default_log_path())
+    logger = get_logger().bind(game=plan.game.name, seed=seed)
+    logger.debug("match starting", seats=seat)
+    outcome, written = play_to_log(plan, target)
+    logger.info("match finished", events=outcome.events, log=str(written) if written else None)
+    if json:
+        emit_json(
+            {
+                "game": plan.game.name,
+                "seed": seed,
+                "seats": seat,
+                "events": outcome.events,
+                "result": outcome.result,
+                "forfeit": outcome.forfeit,
+                "faults": outcome.faults,
+                "log": str(written) if written else None,
+            }
+        )
+        return
+    typer.echo(describe_result(plan.game.title, seat, outcome.result))
+    for fault in outcome.faults:
+        typer.echo(f"fault: seat {fault.seat} ({fault.bot}) {fault.reason} -> {fault.policy}")
+    if written is not None:
+        typer.echo(f"log: {written}")
+
+
+@app.command()
+def replay(
+    log: Annotated[Path, typer.Argument(help="The log to replay.")],
+    verify: Annotated[
+        bool, typer.Option("--verify", help="Also re-run the match from its header and compare.")
+    ] = False,
+    at: Annotated[int | None, typer.Option(help="Stop after event N (counting from 0).")] = None,
+    seat: Annotated[int | None, typer.Option(help="Show the state as this seat saw it.")] = None,
+    json: JsonFlag = False,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """Replay a log, checking every hash; with --verify, re-run the match and compare."""
+    reg = registry(plugins_dir)
+    if verify:
+        if at is not None:
+            raise UsageError("--verify checks the whole log; it cannot be combined with --at")
+        result = verify_log(reg, log)
+    else:
+        result = replay_log(reg, log, at=at)
+    _check_seat(seat, result.header.players)
+    if json:
+        emit_json(
+            {
+                "log": str(log),
+                "game": result.header.game,
+                "events": result.events,
+                "complete": result.complete,
+                "verified": verify,
+                "state_hash": result.result.state_hash if result.result and at is None else None,
+                "result": result.result.result if result.result and at is None else None,
+                "faults": result.faults,
+                "error": str(result.error) if result.error else None,
+            }
+        )
+    else:
+        typer.echo(describe_replay(result, seat, at))
+        if verify:
+            typer.echo(f"verified: re-running the match reproduced all {result.events} events")
+    if result.error is not None:
+        raise result.error
+
+
+@app.command()
+def show(
+    log: Annotated[Path, typer.Argument(help="The log to show.")],
+    at: Annotated[int | None, typer.Option(help="Show the state after event N.")] = None,
+    seat: Annotated[int | None, typer.Option(help="Show it as this seat saw it.")] = None,
+    json: JsonFlag = False,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """Render the state of a logged match, at its end or after event N."""
+    reg = registry(plugins_dir)
+    result = replay_log(reg, log, at=at)
+    _check_seat(seat, result.header.players)
+    if json:
+        view = result.state if seat is None else result.game.observe(result.state, seat)
+        emit_json({"log": str(log), "events": result.events, "seat": seat, "view": view})
+    else:
+        typer.echo(result.game.render(result.state, seat))
+    if result.error is not None:
+        raise result.error
+
+
+def _check_seat(seat: int | None, players: int) -> None:
+    if seat is not None and not 0 <= seat < players:
+        raise UsageError(f"--seat {seat} does not exist: the match has seats 0 to {players - 1}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line and return its exit code; errors become one line on stderr."""
+    args = sys.argv[1:] if argv is None else argv
+    debug = "--debug" in args
+    try:
+        app(args=args, prog_name="racedeck", standalone_mode=False)
+    except RacedeckError as exc:
+        if debug:
+            traceback.print_exc()
+        sys.stderr.write(f"racedeck: error: {exc}\n")
+        return exc.exit_code
+    except typer.Exit as exc:
+        return exc.exit_code
+    except typer.Abort:
+        sys.stderr.write("racedeck: aborted\n")
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        sys.stderr.write("racedeck: interrupted\n")
+        return 130
+    except Exception as exc:
+        if hasattr(exc, "format_message"):
+            # Typer's own usage errors: a bad or missing argument or option.
+            message = exc.format_message()
+            if message:
+                sys.stderr.write(f"racedeck: usage error: {message}{_help_hint(args)}\n")
+            return EXIT_USAGE
+        if debug:
+            traceback.print_exc()
+        sys.stderr.write(
+            f"racedeck: internal error: {type(exc).__name__}: {exc} (run with --debug for details)\n"
+        )
+        return EXIT_INTERNAL
+    return 0
+
+
+def _help_hint(args: list[str]) -> str:
+    command = next((a for a in args if a in _COMMANDS), None)
+    return f" (see racedeck {command} --help)" if command else " (see racedeck --help)"
+
+
+_COMMANDS = ("games", "bots", "play", "replay", "show")
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

@@ -1,0 +1,49 @@
+"""Pieces every command shares: option parsing, the registry, output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+import typer
+
+from racedeck.core.errors import UsageError
+from racedeck.plugins import Registry, load_registry
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
+PluginsDir = Annotated[
+    Path | None,
+    typer.Option("--plugins-dir", help="Load single-file plugins (*.py) from this folder."),
+]
+OptionList = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="A game option as KEY=VALUE; repeat for more."),
+]
+
+
+def registry(plugins_dir: Path | None) -> Registry:
+    """Load the registry with entry points and, if given, a plugins folder."""
+    return load_registry(plugins_dir)
+
+
+def parse_options(pairs: list[str] | None) -> dict[str, Any]:
+    """Turn ``KEY=VALUE`` strings into a mapping; values are JSON where they parse as JSON."""
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise UsageError(f"--option expects KEY=VALUE, got {pair!r}")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
+def emit_json(value: Any) -> None:
+    """Print ``value`` as one line of JSON on standard output."""
+    sys.stdout.write(msgspec.json.encode(value).decode() + "\n")

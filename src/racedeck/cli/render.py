@@ -1,0 +1,41 @@
+"""Readable text for results and replays."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from racedeck.core.model import Result
+from racedeck.core.replay import Replay
+
+
+def describe_result(title: str, seats: Sequence[str], result: Result) -> str:
+    """Return the finishing order and scores of a match, best first."""
+    lines = [f"{title}: final standings"]
+    order = sorted(range(len(seats)), key=lambda s: (result.ranks[s], s))
+    for seat in order:
+        lines.append(
+            f"  {result.ranks[seat]}. seat {seat} ({seats[seat]}): {result.scores[seat]} {result.unit}"
+        )
+    lines.extend(f"  {line}" for line in result.summary)
+    return "\n".join(lines)
+
+
+def describe_replay(replay: Replay, seat: int | None, at: int | None) -> str:
+    """Return a replay's state (as ``seat`` saw it, if given) and how far the log was intact."""
+    header = replay.header
+    lines = [
+        f"{header.game} seed {header.seed}, {header.players} seats: "
+        + ", ".join(s.bot for s in header.seats)
+    ]
+    where = f"after event {at}" if at is not None else f"after all {replay.events} events"
+    lines.append(f"state {where}:")
+    lines.append(replay.game.render(replay.state, seat))
+    if replay.result is not None and at is None:
+        lines.append(f"result: ranks {list(replay.result.result['ranks'])}, "
+                     f"scores {list(replay.result.result['scores'])} {replay.result.result['unit']}")
+    for fault in replay.faults:
+        lines.append(f"fault: seat {fault.seat} ({fault.bot}) {fault.reason}")
+    if replay.error is not None:
+        intact = f"up to event {replay.events - 1}" if replay.events else "in its header only"
+        lines.append(f"the log is intact {intact}; then: {replay.error}")
+    return "\n".join(lines)
