@@ -6,6 +6,7 @@ into one line and an exit code in ``main``, the one place that knows about both.
 
 from __future__ import annotations
 
+import importlib
 import sys
 import traceback
 from pathlib import Path
@@ -27,6 +28,13 @@ from racedeck.core.errors import (
 from racedeck.core.replay import replay_log, verify_log
 from racedeck.core.runner import FAULT_POLICIES
 from racedeck.core.session import play_to_log, plan_match
+
+SUBCOMMAND_MODULES = (
+    "racedeck.cli.tournament",
+    "racedeck.cli.authoring",
+    "racedeck.cli.debugging",
+)
+"""Modules that each define ``register(app)`` to add their commands."""
 
 app = typer.Typer(
     name="racedeck",
@@ -253,11 +261,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _help_hint(args: list[str]) -> str:
-    command = next((a for a in args if a in _COMMANDS), None)
+    names = {c.name for c in app.registered_commands} | {g.name for g in app.registered_groups}
+    command = next((a for a in args if a in names), None)
     return f" (see racedeck {command} --help)" if command else " (see racedeck --help)"
 
 
-_COMMANDS = ("games", "bots", "play", "replay", "show")
+# Command groups that live in their own modules add themselves to the app here.
+for _module in SUBCOMMAND_MODULES:
+    importlib.import_module(_module).register(app)
 
 
 def run() -> None:

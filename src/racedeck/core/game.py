@@ -79,6 +79,13 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
     def render(self, state: StateT, viewer: int | None = None) -> str:
         """Return the state as readable text; with a ``viewer`` seat, hide what it cannot see."""
 
+    def render_observation(self, observation: ObservationT) -> str:
+        """Return what one seat sees as readable text; games may override for a better picture."""
+        lines = []
+        for name in observation.__struct_fields__:
+            lines.append(f"{name}: {getattr(observation, name)}")
+        return "\n".join(lines)
+
     # Helpers shared by every game ------------------------------------------------------
     def hidden_variants(self, state: StateT, seat: int, rng: Rng) -> StateT | None:
         """Return a state that ``seat`` cannot tell from ``state``, its unseen cards redealt.

@@ -33,7 +33,7 @@ from racedeck.games.lacorsa.events import (
     RaceScored,
 )
 from racedeck.games.lacorsa.options import LacorsaOptions
-from racedeck.games.lacorsa.render import render_state
+from racedeck.games.lacorsa.render import render_observation, render_state
 from racedeck.games.lacorsa.state import LacorsaObservation, LacorsaState
 
 _ENGINE_PHASES = frozenset({"deal", "grid", "reveal", "score"})
@@ -508,6 +508,10 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
     def render(self, state: LacorsaState, viewer: int | None = None) -> str:
         """Return the strip, the hands (hidden from ``viewer`` where not its own) and points."""
         return render_state(state, viewer)
+
+    def render_observation(self, observation: LacorsaObservation) -> str:
+        """Return what one seat sees: the strip, its own cards, the others' hand sizes."""
+        return render_observation(observation)
 
     def result(self, state: LacorsaState) -> Result:
         """Rank seats by championship points, then most wins, most seconds, and so on."""
