@@ -1,0 +1,40 @@
+# racedeck: make run (the main job), make test (the whole suite), make bench, make golden.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+EXTRAS ?= dev
+
+.PHONY: run test lint type bench golden clean
+
+$(BIN)/racedeck: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	touch $(BIN)/racedeck
+
+## run: install, then play the built-in bots against each other and print the standings
+run: $(BIN)/racedeck
+	$(BIN)/racedeck play lacorsa --seat heuristic --seat random --seat random --seat random --seed 1
+
+## test: install, then run the linters, the type check and the whole test suite
+test: $(BIN)/racedeck
+	$(BIN)/ruff check src tests benchmarks plugins
+	$(BIN)/mypy src
+	$(BIN)/python -m pytest
+
+lint: $(BIN)/racedeck
+	$(BIN)/ruff check src tests benchmarks plugins
+
+type: $(BIN)/racedeck
+	$(BIN)/mypy src
+
+## bench: speed figures (medians of repeated runs; see benchmarks/)
+bench: $(BIN)/racedeck
+	$(BIN)/python -m benchmarks.run
+
+## golden: rewrite tests/golden/ on purpose, after a deliberate change of rules or format
+golden: $(BIN)/racedeck
+	$(BIN)/python -m tests.golden.regenerate
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
