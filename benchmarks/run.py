@@ -34,8 +34,17 @@ def main() -> int:
         for benchmark in module.benchmarks():
             m = measure(benchmark, args.repeats)
             if args.json:
-                print(json.dumps({"name": benchmark.name, "unit": benchmark.unit,
-                                  "median": m.median, "rates": m.rates, "target": benchmark.target}))
+                print(
+                    json.dumps(
+                        {
+                            "name": benchmark.name,
+                            "unit": benchmark.unit,
+                            "median": m.median,
+                            "rates": m.rates,
+                            "target": benchmark.target,
+                        }
+                    )
+                )
             else:
                 print(report_line(m), flush=True)
             missed += m.passed is False

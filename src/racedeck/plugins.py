@@ -37,8 +37,9 @@ def builtin_plugin_modules() -> list[str]:
 
     names = ["racedeck.bots.plugin"]
     for info in sorted(pkgutil.iter_modules(games_package.__path__), key=lambda i: i.name):
-        if info.ispkg:
-            names.append(f"racedeck.games.{info.name}.plugin")
+        module = f"racedeck.games.{info.name}.plugin"
+        if info.ispkg and importlib.util.find_spec(module) is not None:
+            names.append(module)
     return names
 
 

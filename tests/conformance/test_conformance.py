@@ -183,7 +183,7 @@ def test_decide_refuses_a_seat_that_is_not_to_act(
     game = _REGISTRY.game(name)
     options = game.parse_options(raw)
     refused = 0
-    for state, seat, legal in _walk(game, options, players, 9):
+    for state, _seat, legal in _walk(game, options, players, 9):
         acting = set(game.next_step(state).seats)
         for other in range(players):
             if other in acting:

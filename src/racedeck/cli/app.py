@@ -27,7 +27,7 @@ from racedeck.core.errors import (
 )
 from racedeck.core.replay import replay_log, verify_log
 from racedeck.core.runner import FAULT_POLICIES
-from racedeck.core.session import play_to_log, plan_match
+from racedeck.core.session import plan_match, play_to_log
 
 SUBCOMMAND_MODULES = (
     "racedeck.cli.tournament",
@@ -88,7 +88,9 @@ def games(json: JsonFlag = False, plugins_dir: PluginsDir = None) -> None:
 
 @app.command()
 def bots(
-    game: Annotated[str | None, typer.Option("--game", "-g", help="Only bots for this game.")] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="Only bots for this game.")
+    ] = None,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
@@ -114,7 +116,8 @@ def play(
     seed: Annotated[int, typer.Option(help="The match seed: same seed, same match.")] = 0,
     option: OptionList = None,
     log: Annotated[
-        Path | None, typer.Option(help="Where to write the log (default: logs/<game>-seed<N>-<id>.jsonl).")
+        Path | None,
+        typer.Option(help="Where to write the log (default: logs/<game>-seed<N>-<id>.jsonl)."),
     ] = None,
     no_log: Annotated[bool, typer.Option("--no-log", help="Write no log.")] = False,
     fault_policy: Annotated[
@@ -126,7 +129,9 @@ def play(
 ) -> None:
     """Play one match between bots and print the finishing order, the scores and the log."""
     if fault_policy not in FAULT_POLICIES:
-        raise UsageError(f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}, got {fault_policy!r}")
+        raise UsageError(
+            f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}, got {fault_policy!r}"
+        )
     if log is not None and no_log:
         raise UsageError("--log and --no-log contradict each other")
     reg = registry(plugins_dir)
@@ -254,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
         if debug:
             traceback.print_exc()
         sys.stderr.write(
-            f"racedeck: internal error: {type(exc).__name__}: {exc} (run with --debug for details)\n"
+            f"racedeck: internal error: {type(exc).__name__}: {exc} "
+            "(run with --debug for details)\n"
         )
         return EXIT_INTERNAL
     return 0

@@ -1,4 +1,7 @@
-"""structlog, configured once at the command line's entry: readable on a terminal, JSON otherwise."""
+"""structlog, configured once at the command line's entry.
+
+Readable on a terminal, JSON otherwise.
+"""
 
 from __future__ import annotations
 
@@ -22,7 +25,9 @@ def configure_logging(debug: bool) -> None:
             structlog.processors.TimeStamper(fmt="iso"),
             renderer,
         ],
-        wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG if debug else logging.WARNING),
+        wrapper_class=structlog.make_filtering_bound_logger(
+            logging.DEBUG if debug else logging.WARNING
+        ),
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=False,
     )

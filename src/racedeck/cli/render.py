@@ -14,7 +14,8 @@ def describe_result(title: str, seats: Sequence[str], result: Result) -> str:
     order = sorted(range(len(seats)), key=lambda s: (result.ranks[s], s))
     for seat in order:
         lines.append(
-            f"  {result.ranks[seat]}. seat {seat} ({seats[seat]}): {result.scores[seat]} {result.unit}"
+            f"  {result.ranks[seat]}. seat {seat} ({seats[seat]}): "
+            f"{result.scores[seat]} {result.unit}"
         )
     lines.extend(f"  {line}" for line in result.summary)
     return "\n".join(lines)
@@ -31,8 +32,10 @@ def describe_replay(replay: Replay, seat: int | None, at: int | None) -> str:
     lines.append(f"state {where}:")
     lines.append(replay.game.render(replay.state, seat))
     if replay.result is not None and at is None:
-        lines.append(f"result: ranks {list(replay.result.result['ranks'])}, "
-                     f"scores {list(replay.result.result['scores'])} {replay.result.result['unit']}")
+        lines.append(
+            f"result: ranks {list(replay.result.result['ranks'])}, "
+            f"scores {list(replay.result.result['scores'])} {replay.result.result['unit']}"
+        )
     for fault in replay.faults:
         lines.append(f"fault: seat {fault.seat} ({fault.bot}) {fault.reason}")
     if replay.error is not None:

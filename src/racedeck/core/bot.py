@@ -18,14 +18,14 @@ from racedeck.core.rng import Rng
 class Bot(abc.ABC):
     """A strategy for one seat of one match; a new instance plays each match."""
 
-    def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
+    def start_match(self, game: str, seat: int, players: int, options: Options) -> None:  # noqa: B027
         """Hear that a match starts, which seat this bot has and the match's options."""
 
     @abc.abstractmethod
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Return one of ``legal`` for the situation ``observation`` describes."""
 
-    def end_match(self, result: Result) -> None:
+    def end_match(self, result: Result) -> None:  # noqa: B027
         """Hear how the match ended."""
 
 

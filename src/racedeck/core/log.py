@@ -210,7 +210,8 @@ class LogReader:
         if probe.get("format") != LOG_FORMAT:
             raise self._fail(
                 1,
-                f"unknown log format version {probe.get('format')!r} (this engine reads {LOG_FORMAT})",
+                f"unknown log format version {probe.get('format')!r} "
+                f"(this engine reads {LOG_FORMAT})",
             )
         try:
             header = _header_decoder.decode(raw)
@@ -244,7 +245,9 @@ class LogReader:
                 last_hash = chain(last_hash, payload)
                 if last_hash != line.hash:
                     what = "the header or event 0" if line.seq == 0 else f"event {line.seq}"
-                    raise self._fail(lineno, f"hash mismatch at event {line.seq}: {what} was altered")
+                    raise self._fail(
+                        lineno, f"hash mismatch at event {line.seq}: {what} was altered"
+                    )
                 self.last_hash = last_hash
                 expected_seq += 1
                 self.events_read = expected_seq

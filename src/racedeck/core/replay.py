@@ -119,10 +119,7 @@ def replay_log(
             replay.error = LogError(
                 str(path), 0, "the final state does not match the result line's state hash"
             )
-        elif (
-            result.forfeit is None
-            and _as_json(replay.game.result(replay.state)) != result.result
-        ):
+        elif result.forfeit is None and _as_json(replay.game.result(replay.state)) != result.result:
             replay.error = LogError(str(path), 0, "the result line does not match the final state")
     return replay
 
@@ -134,7 +131,7 @@ def _as_json(value: Any) -> Any:
 def _empty_replay(
     registry: Registry, path: str | Path, stream: IO[bytes] | None, error: LogError | None
 ) -> Replay:
-    """A replay of a log with no intact event: the initial state, when the header is usable."""
+    """Return the replay of a log with no intact event: its initial state."""
     if stream is not None:
         stream.seek(0)
     with LogReader(path, stream) as reader:

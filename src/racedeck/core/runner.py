@@ -191,7 +191,7 @@ def run_match(
     for bot in bots:
         try:
             bot.end_match(result)
-        except Exception as exc:  # noqa: BLE001 - a bot's failure is recorded, not raised
+        except Exception as exc:
             record_fault(bots.index(bot), f"end_match raised {type(exc).__name__}: {exc}")
     last_hash = writer.last_hash if writer is not None else ""
     if writer is not None:

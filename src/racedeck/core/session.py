@@ -61,13 +61,17 @@ def play_to_log(plan: MatchPlan, log_path: Path | None) -> tuple[MatchOutcome, P
     """
     if log_path is None:
         return (
-            run_match(plan.game, plan.options, plan.seats, plan.seed, fault_policy=plan.fault_policy),
+            run_match(
+                plan.game, plan.options, plan.seats, plan.seed, fault_policy=plan.fault_policy
+            ),
             None,
         )
     try:
         log_path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise RacedeckError(f"cannot create the log folder {log_path.parent}: {exc.strerror}") from None
+        raise RacedeckError(
+            f"cannot create the log folder {log_path.parent}: {exc.strerror}"
+        ) from None
     partial = log_path.with_name(log_path.name + ".partial")
     try:
         handle = open(partial, "wb")  # noqa: SIM115 - closed below, also on failure

@@ -88,7 +88,9 @@ def extend(car: int, label: str) -> Extend:
     return Extend(car=car, card=card(label))
 
 
-def challenge(state: LacorsaState, attacker_labels: str, defender_labels: str | None) -> LacorsaState:
+def challenge(
+    state: LacorsaState, attacker_labels: str, defender_labels: str | None
+) -> LacorsaState:
     """Both cars of the current challenge commit, then the engine reveals."""
     a, d = state.attacker, state.defender
     state = act(state, state.owner[a], play(a, attacker_labels))

@@ -7,9 +7,8 @@ import random
 import pytest
 
 from racedeck.core.errors import IllegalActionError
-from racedeck.games.lacorsa.events import ChallengeResolved
-
 from racedeck.games.lacorsa.actions import Play
+from racedeck.games.lacorsa.events import ChallengeResolved
 
 from .helpers import GAME, act, challenge, discard, hand, play, race
 
@@ -118,7 +117,9 @@ def test_team_orders_one_player_plays_for_both_cars() -> None:
 
     This allows the player to determine which racecar should be ahead (also known as team orders).
     """
-    state = race([0, 1, 2, 3], [0, 1, 5, 9], {0: "4 9", 1: "10 5", 2: "6", 3: "7"}, owner=[0, 0, 1, 1])
+    state = race(
+        [0, 1, 2, 3], [0, 1, 5, 9], {0: "4 9", 1: "10 5", 2: "6", 3: "7"}, owner=[0, 0, 1, 1]
+    )
     assert GAME.next_step(state).seats == (0,)
     state = act(state, 0, play(0, "9"))
     assert GAME.next_step(state).seats == (0,), "the same seat now plays for its other car"

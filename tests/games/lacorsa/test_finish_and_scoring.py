@@ -98,7 +98,10 @@ def test_championship_runs_seven_races_by_default() -> None:
     totals = outcome.result.scores
     assert sum(totals) == 7 * (9 + 6 + 4 + 3)
     best = max(totals)
-    assert all(r == 1 for r, t in zip(outcome.result.ranks, totals, strict=True) if t == best) or totals.count(best) > 1
+    assert (
+        all(r == 1 for r, t in zip(outcome.result.ranks, totals, strict=True) if t == best)
+        or totals.count(best) > 1
+    )
 
 
 def test_team_points_are_combined_for_both_cars() -> None:

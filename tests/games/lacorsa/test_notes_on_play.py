@@ -29,9 +29,7 @@ def test_only_one_redline_at_a_time() -> None:
     state = race([0, 1], [0, 1], {0: "R R 5", 1: "7"})
     redlines = tuple(c for c in state.hands[0] if c >> 3 == 12)
     assert len(redlines) == 2
-    assert all(
-        sum(1 for c in a.cards if c >> 3 == 12) <= 1 for a in GAME.legal_actions(state, 0)
-    )
+    assert all(sum(1 for c in a.cards if c >> 3 == 12) <= 1 for a in GAME.legal_actions(state, 0))
     with pytest.raises(IllegalActionError, match="Redline with one other card"):
         GAME.decide(state, 0, Play(car=0, cards=redlines), random.Random(0))
 

@@ -5,21 +5,21 @@ from __future__ import annotations
 from racedeck.core.model import Action
 
 
-class Play(Action, tag="play"):
+class Play(Action, frozen=True, tag="play"):
     """Commit a card, or a Redline with one other card, face down (qualifying or challenge)."""
 
     car: int
     cards: tuple[int, ...]
 
 
-class Extend(Action, tag="extend"):
+class Extend(Action, frozen=True, tag="extend"):
     """Move one space forward into the open space ahead with an Extend card."""
 
     car: int
     card: int
 
 
-class Discard(Action, tag="discard"):
+class Discard(Action, frozen=True, tag="discard"):
     """Discard a card, or a Redline with one other card, to end the turn."""
 
     car: int

@@ -7,7 +7,7 @@ indexes follow the data file: 0-2 are the Extend cards 1, 2 and the Drafting Ext
 
 from __future__ import annotations
 
-from importlib import resources  # noqa: F401 - tests read the packaged file
+from importlib import resources
 from typing import Literal
 
 import msgspec

@@ -5,40 +5,40 @@ from __future__ import annotations
 from racedeck.core.model import Event
 
 
-class RaceDealt(Event, tag="race_dealt"):
+class RaceDealt(Event, frozen=True, tag="race_dealt"):
     """The deck was shuffled and dealt: one hand of 13 cards per car."""
 
     race: int
     hands: tuple[tuple[int, ...], ...]
 
 
-class CardsCommitted(Event, tag="cards_committed"):
+class CardsCommitted(Event, frozen=True, tag="cards_committed"):
     """A car placed its card (or Redline and card) face down, for qualifying or a challenge."""
 
     car: int
     cards: tuple[int, ...]
 
 
-class QualifyingRevealed(Event, tag="qualifying_revealed"):
+class QualifyingRevealed(Event, frozen=True, tag="qualifying_revealed"):
     """Every car's qualifying cards were turned over; totals per car."""
 
     totals: tuple[int, ...]
 
 
-class QualifyingTieRolled(Event, tag="qualifying_tie_rolled"):
+class QualifyingTieRolled(Event, frozen=True, tag="qualifying_tie_rolled"):
     """Cars tied in qualifying rolled the die; the highest roll goes ahead."""
 
     cars: tuple[int, ...]
     rolls: tuple[int, ...]
 
 
-class GridFormed(Event, tag="grid_formed"):
+class GridFormed(Event, frozen=True, tag="grid_formed"):
     """The cars were placed on the board, last place first, with no gaps."""
 
     order: tuple[int, ...]
 
 
-class ChallengeResolved(Event, tag="challenge_resolved"):
+class ChallengeResolved(Event, frozen=True, tag="challenge_resolved"):
     """Both cards of a challenge were revealed; the higher total wins, a tie the car in front."""
 
     attacker: int
@@ -48,21 +48,21 @@ class ChallengeResolved(Event, tag="challenge_resolved"):
     winner: int
 
 
-class Extended(Event, tag="extended"):
+class Extended(Event, frozen=True, tag="extended"):
     """A car played an Extend card and moved one space forward."""
 
     car: int
     card: int
 
 
-class Discarded(Event, tag="discarded"):
+class Discarded(Event, frozen=True, tag="discarded"):
     """A car discarded a card (or a Redline and a card) to end its turn."""
 
     car: int
     cards: tuple[int, ...]
 
 
-class RaceScored(Event, tag="race_scored"):
+class RaceScored(Event, frozen=True, tag="race_scored"):
     """The race ended; places front to back and the points each car earned."""
 
     race: int

@@ -6,7 +6,7 @@ from racedeck.core.model import Options
 from racedeck.games.lacorsa.data import CHAMPIONSHIP_RACES
 
 
-class LacorsaOptions(Options):
+class LacorsaOptions(Options, frozen=True):
     """How a LACORSA match is played.
 
     ``races``: races in the championship (the rulebook's is 7). ``extra_suit``: a

@@ -140,7 +140,8 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
             raise OptionError(f"lacorsa: races must be 1 to 100, got {options.races}")
         if options.board_length != 0 and not 6 <= options.board_length <= 1000:
             raise OptionError(
-                f"lacorsa: board_length must be 0 (open-ended) or 6 to 1000, got {options.board_length}"
+                "lacorsa: board_length must be 0 (open-ended) or 6 to 1000, "
+                f"got {options.board_length}"
             )
 
     def check_players(self, options: LacorsaOptions, players: int) -> None:

@@ -42,7 +42,7 @@ class LacorsaState(msgspec.Struct, frozen=True, kw_only=True):
     """Championship points per car so far."""
 
 
-class LacorsaObservation(Observation, tag="lacorsa"):
+class LacorsaObservation(Observation, frozen=True, tag="lacorsa"):
     """What one seat knows: its own hands, every public fact, no one else's cards.
 
     ``hands`` has an entry per car: the cards for the seat's own cars, ``None`` for the
