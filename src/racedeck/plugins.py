@@ -9,6 +9,7 @@ those entry points (an empty value loads none).
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.metadata
 import importlib.util
@@ -123,7 +124,9 @@ def _dir_modules(plugins_dir: Path) -> Iterable[tuple[str, ModuleType]]:
     for path in sorted(plugins_dir.glob("*.py")):
         if path.name.startswith("_"):
             continue
-        module_name = f"racedeck_plugin_{path.stem}"
+        # The same file always maps to the same module, so loading twice is idempotent.
+        key = hashlib.blake2b(str(path.resolve()).encode(), digest_size=6).hexdigest()
+        module_name = f"racedeck_plugin_{path.stem}_{key}"
         if module_name in sys.modules:
             yield path.name, sys.modules[module_name]
             continue

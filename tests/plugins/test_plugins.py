@@ -1,0 +1,154 @@
+"""Plugins: built-ins through the hooks, single files, installed packages, clear failures."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from racedeck.core.bot import BotSpec
+from racedeck.core.errors import PluginError
+from racedeck.core.runner import run_match
+from racedeck.plugins import builtin_plugin_modules, load_registry, plugin_manager
+
+ROOT = Path(__file__).parents[2]
+EXAMPLE_PACKAGE = ROOT / "plugins" / "racedeck-example-bot"
+SINGLE_FILE = ROOT / "plugins" / "single-file"
+
+
+def test_builtin_games_and_bots_register_through_the_hooks() -> None:
+    pm = plugin_manager(entry_points=False)
+    names = {pm.get_name(p) for p in pm.get_plugins()}
+    assert set(builtin_plugin_modules()) <= names
+    assert "racedeck.games.lacorsa.plugin" in names
+    registry = load_registry(entry_points=False)
+    assert "lacorsa" in registry.games
+    assert registry.bot("random", "lacorsa").games is None
+
+
+def test_single_file_plugins_load_from_a_folder() -> None:
+    registry = load_registry(SINGLE_FILE, entry_points=False)
+    spec = registry.bot("greedy", "lacorsa")
+    outcome = run_match(
+        registry.game("lacorsa"),
+        registry.game("lacorsa").parse_options({"races": 1}),
+        [spec, registry.bot("random", "lacorsa")],
+        1,
+    )
+    assert not outcome.faults
+    again = load_registry(SINGLE_FILE, entry_points=False)
+    assert again.bot("greedy", "lacorsa").factory is spec.factory, "loading is idempotent"
+
+
+def test_a_broken_plugin_file_is_one_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "broken.py").write_text("raise ValueError('no luck')\n")
+    with pytest.raises(PluginError, match=r"broken\.py: failed to load: ValueError: no luck"):
+        load_registry(tmp_path, entry_points=False)
+
+
+def test_a_plugin_with_an_unknown_hook_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "typo.py").write_text(
+        "from racedeck.hookspecs import hookimpl\n\n@hookimpl\ndef racedeck_register_bot(register):\n    pass\n"
+    )
+    with pytest.raises(PluginError, match="unknown hook"):
+        load_registry(tmp_path, entry_points=False)
+
+
+def test_two_bots_of_one_name_for_one_game_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "dup.py").write_text(
+        "from racedeck.hookspecs import hookimpl\n"
+        "from racedeck.core.bot import BotSpec\n"
+        "from racedeck.bots.random_bot import RandomBot\n\n"
+        "@hookimpl\ndef racedeck_register_bots(register):\n"
+        "    register(BotSpec(name='random', factory=RandomBot, description='again'))\n"
+    )
+    with pytest.raises(PluginError, match="two plugins register a bot 'random'"):
+        load_registry(tmp_path, entry_points=False)
+
+
+def test_registering_something_that_is_not_a_bot_is_refused() -> None:
+    from racedeck.plugins import Registry
+
+    with pytest.raises(PluginError, match="not a BotSpec"):
+        Registry().add_bot("random")  # type: ignore[arg-type]
+    registry = Registry()
+    registry.add_bot(BotSpec(name="x", factory=lambda: None, description="", games=("a",)))  # type: ignore[arg-type, return-value]
+    registry.add_bot(BotSpec(name="x", factory=lambda: None, description="", games=("b",)))  # type: ignore[arg-type, return-value]
+
+
+@pytest.mark.slow
+def test_the_example_package_installs_registers_and_plays(tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    install = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--target",
+            str(target),
+            str(EXAMPLE_PACKAGE),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert install.returncode == 0, install.stderr
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), *sys.path])}
+    env.pop("RACEDECK_LOAD_PLUGINS", None)
+    bots = subprocess.run(
+        [sys.executable, "-m", "racedeck", "bots", "--game", "lacorsa", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    assert bots.returncode == 0, bots.stderr
+    assert "frontrunner" in {b["name"] for b in json.loads(bots.stdout)["bots"]}
+    play = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "racedeck",
+            "play",
+            "lacorsa",
+            "-s",
+            "frontrunner",
+            "-s",
+            "heuristic",
+            "-o",
+            "races=1",
+            "--no-log",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    assert play.returncode == 0, play.stderr
+    assert json.loads(play.stdout)["seats"] == ["frontrunner", "heuristic"]
+    # The allow-list variable keeps entry points out unless they are named.
+    hidden = subprocess.run(
+        [sys.executable, "-m", "racedeck", "bots", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**env, "RACEDECK_LOAD_PLUGINS": ""},
+    )
+    assert "frontrunner" not in {b["name"] for b in json.loads(hidden.stdout)["bots"]}
+    named = subprocess.run(
+        [sys.executable, "-m", "racedeck", "bots", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**env, "RACEDECK_LOAD_PLUGINS": "racedeck-example-bot"},
+    )
+    assert "frontrunner" in {b["name"] for b in json.loads(named.stdout)["bots"]}
