@@ -1,9 +1,133 @@
-"""Commands of the debugging group; `register` adds them to the racedeck app."""
+"""Commands of the debugging group: diff, fork, step, html and chart.
+
+Each parses its arguments and makes one call into ``racedeck.inspect``; errors are raised
+as ``racedeck.core.errors`` errors and turned into one line and an exit code in ``main``.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
+from racedeck.core.errors import EXIT_FAILURE, UsageError
+
+LogArg = Annotated[Path, typer.Argument(help="A match log (JSON Lines).")]
+SeatView = Annotated[int | None, typer.Option("--seat", help="Show states as this seat saw them.")]
+
+
+def diff(
+    a: LogArg,
+    b: LogArg,
+    seat: SeatView = None,
+    json: JsonFlag = False,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """Find the first event where two logs diverge; exit 0 when identical, 1 when not."""
+    from racedeck.inspect.diff import diff_logs
+    from racedeck.inspect.text import describe_diff, diff_json
+
+    report = diff_logs(registry(plugins_dir), a, b)
+    if seat is not None and report.divergence is not None:
+        players = min(report.divergence.a.header.players, report.divergence.b.header.players)
+        _check_seat(seat, players)
+    if json:
+        emit_json(diff_json(report, seat))
+    else:
+        typer.echo(describe_diff(report, seat))
+    if not report.identical:
+        raise typer.Exit(EXIT_FAILURE)
+
+
+def fork(
+    log: LogArg,
+    at: Annotated[
+        int | None, typer.Option(help="Continue after event N (counting from 0).")
+    ] = None,
+    seat: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--seat", "-s", help="The bot for the next seat; one per seat (default: the parent's)."
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="The seed from the fork on (default: the parent's).")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-O", help="Where to write the fork (default: beside LOG)."),
+    ] = None,
+    verify: Annotated[
+        bool,
+        typer.Option("--verify", help="Instead of forking, re-run the fork LOG and compare."),
+    ] = False,
+    parent: Annotated[
+        Path | None, typer.Option(help="With --verify: also check LOG branched off this log.")
+    ] = None,
+    json: JsonFlag = False,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """Continue a match from event N with other bots or another seed, into a new log."""
+    from racedeck.inspect.fork import fork_log, verify_fork
+
+    reg = registry(plugins_dir)
+    if verify:
+        if at is not None or seat or seed is not None or out is not None:
+            raise UsageError(
+                "--verify checks an existing fork; drop --at, --seat, --seed and --out"
+            )
+        replay = verify_fork(reg, log, parent)
+        assert replay.header.fork is not None
+        if json:
+            emit_json(
+                {
+                    "log": str(log),
+                    "verified": True,
+                    "events": replay.events,
+                    "fork": replay.header.fork,
+                }
+            )
+        else:
+            typer.echo(
+                f"verified: {log} forked at event {replay.header.fork.at}; re-running it "
+                f"reproduced all {replay.events} events"
+            )
+        return
+    if parent is not None:
+        raise UsageError("--parent goes with --verify")
+    if at is None:
+        raise UsageError("fork needs --at N, the last event kept from LOG")
+    target = out or log.with_name(f"{log.stem}.fork{at}{log.suffix or '.jsonl'}")
+    forked = fork_log(reg, log, at, target, bots=seat, seed=seed)
+    result = forked.outcome.result
+    if json:
+        emit_json(
+            {
+                "log": str(forked.path),
+                "parent": str(log),
+                "fork": forked.header.fork,
+                "seed": forked.header.seed,
+                "seats": [s.bot for s in forked.header.seats],
+                "events": forked.outcome.events,
+                "result": result,
+            }
+        )
+        return
+    typer.echo(
+        f"forked {log} at event {at}: {forked.outcome.events} events, "
+        f"ranks {list(result.ranks)}, scores {list(result.scores)} {result.unit}"
+    )
+    typer.echo(f"log: {forked.path}")
+
+
+def _check_seat(seat: int, players: int) -> None:
+    if not 0 <= seat < players:
+        raise UsageError(f"--seat {seat} does not exist: the match has seats 0 to {players - 1}")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
+    app.command()(diff)
+    app.command()(fork)

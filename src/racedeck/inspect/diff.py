@@ -1,0 +1,171 @@
+"""The first point where two logs diverge, found in one streaming pass over both.
+
+Both logs are read in step, line for line, with every hash checked. While their events
+agree only one state is folded (the states are equal when both headers set up the same
+match); at the first entry that differs the two events are folded into their own states.
+Memory stays flat however long the logs are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from racedeck.core.errors import LogError
+from racedeck.core.game import AnyGame
+from racedeck.core.log import Header, LogEntry, LogReader, ResultLine
+from racedeck.core.replay import open_game
+from racedeck.plugins import Registry
+
+SETUP_FIELDS = ("game", "rules_version", "options", "players")
+"""Header fields that decide the initial state: equal ones let both logs share a fold."""
+
+
+@dataclass
+class Side:
+    """One log at the point of divergence: its entry there and its state after it."""
+
+    path: str
+    header: Header
+    game: AnyGame
+    line: int
+    """The log line of the entry that differs; 0 when the log has ended."""
+    entry: Any
+    """The event or fault that differs, or ``None`` when the log has ended."""
+    state: Any
+
+
+@dataclass
+class Divergence:
+    """Where two logs part: the event number and each side's entry and state."""
+
+    seq: int
+    a: Side
+    b: Side
+    why: str
+
+
+@dataclass
+class DiffReport:
+    """How two logs compare: header fields that differ and the first divergence, if any."""
+
+    header_differences: list[str]
+    entries_compared: int
+    events_compared: int
+    divergence: Divergence | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def identical(self) -> bool:
+        """True when both logs hold the same events, faults and result."""
+        return self.divergence is None
+
+
+def header_differences(a: Header, b: Header) -> list[str]:
+    """Return the names of the header fields whose values differ."""
+    builtins_a, builtins_b = msgspec.to_builtins(a), msgspec.to_builtins(b)
+    names = list(builtins_a) + [n for n in builtins_b if n not in builtins_a]
+    return [n for n in names if builtins_a.get(n) != builtins_b.get(n)]
+
+
+def _entries(reader: LogReader) -> Iterator[LogEntry | None]:
+    yield from reader
+    while True:
+        yield None
+
+
+def _same(x: LogEntry | None, y: LogEntry | None) -> bool:
+    if x is None or y is None:
+        return x is y
+    return x.event == y.event and x.fault == y.fault
+
+
+def diff_logs(registry: Registry, path_a: str | Path, path_b: str | Path) -> DiffReport:
+    """Compare two logs and return where they first diverge.
+
+    Raises ``LogError`` (exit code 3) when either log cannot be read, naming the line.
+    """
+    with LogReader(path_a) as reader_a, LogReader(path_b) as reader_b:
+        game_a, options_a = open_game(registry, reader_a.header, str(path_a))
+        game_b, options_b = open_game(registry, reader_b.header, str(path_b))
+        differences = header_differences(reader_a.header, reader_b.header)
+        shared = not any(name in differences for name in SETUP_FIELDS)
+        state_a = game_a.initial_state(options_a, reader_a.header.players)
+        state_b = state_a if shared else game_b.initial_state(options_b, reader_b.header.players)
+        report = DiffReport(differences, 0, 0)
+        decode_a, evolve_a = game_a.event_decoder.decode, game_a.evolve
+        decode_b, evolve_b = game_b.event_decoder.decode, game_b.evolve
+        seq = 0
+        for x, y in zip(_entries(reader_a), _entries(reader_b), strict=False):
+            if x is None and y is None:
+                break
+            if not _same(x, y):
+                report.divergence = Divergence(
+                    seq,
+                    _side(str(path_a), reader_a.header, game_a, x, state_a),
+                    _side(str(path_b), reader_b.header, game_b, y, state_b),
+                    _why(x, y),
+                )
+                return report
+            assert x is not None
+            report.entries_compared += 1
+            if x.event is None:
+                continue
+            state_a = evolve_a(state_a, _decode(decode_a, x, str(path_a)))
+            if shared:
+                state_b = state_a
+            else:
+                assert y is not None
+                state_b = evolve_b(state_b, _decode(decode_b, y, str(path_b)))
+            seq += 1
+            report.events_compared = seq
+        result_a, result_b = reader_a.result, reader_b.result
+    if not _same_result(result_a, result_b):
+        report.divergence = Divergence(
+            seq,
+            Side(str(path_a), reader_a.header, game_a, reader_a.lines_read, None, state_a),
+            Side(str(path_b), reader_b.header, game_b, reader_b.lines_read, None, state_b),
+            "the events agree but the result lines differ",
+        )
+    return report
+
+
+def _same_result(a: ResultLine | None, b: ResultLine | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return (a.events, a.state_hash, a.result, a.forfeit) == (
+        b.events,
+        b.state_hash,
+        b.result,
+        b.forfeit,
+    )
+
+
+def _decode(decode: Any, entry: LogEntry, path: str) -> Any:
+    try:
+        return decode(entry.event)
+    except msgspec.DecodeError as exc:
+        raise LogError(path, entry.line, f"not an event of this game: {exc}") from None
+
+
+def _side(path: str, header: Header, game: AnyGame, entry: LogEntry | None, state: Any) -> Side:
+    if entry is None:
+        return Side(path, header, game, 0, None, state)
+    if entry.fault is not None:
+        return Side(path, header, game, entry.line, entry.fault, state)
+    event = _decode(game.event_decoder.decode, entry, path)
+    return Side(path, header, game, entry.line, event, game.evolve(state, event))
+
+
+def _why(x: LogEntry | None, y: LogEntry | None) -> str:
+    if x is None:
+        return "the first log ends here; the second goes on"
+    if y is None:
+        return "the second log ends here; the first goes on"
+    if (x.fault is None) != (y.fault is None):
+        return "one log records a fault where the other has an event"
+    return "the entries differ"
