@@ -1,16 +1,29 @@
-"""The match runner: asks bots for actions, folds events and appends them to the log."""
+"""The match runner: asks bots for actions, folds events and appends them to the log.
+
+The fault policy (``docs/bots.md``): a bot that raises, overruns its time limit, answers
+garbage or returns an action that is not legal is recorded as a fault line in the log.
+Under ``forfeit`` the match ends at once and that seat ranks last; under ``substitute``
+the first legal action is played in its place and the match goes on. A bot that can never
+answer again (its process died, or it failed to start) is replaced by that substitute for
+the rest of the match, recorded once.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import math
 import random
-from collections.abc import Sequence
+import signal
+import threading
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgspec
 
 from racedeck import __version__
-from racedeck.core.bot import Bot, BotSpec
+from racedeck.core.bot import Bot, BotFault, BotGone, BotSpec, BotTimeout
 from racedeck.core.errors import IllegalActionError, OptionError
 from racedeck.core.game import AnyGame
 from racedeck.core.hashing import digest
@@ -24,11 +37,16 @@ from racedeck.core.log import (
     SeatEntry,
     encode,
 )
-from racedeck.core.model import ENGINE, Options, Result
-from racedeck.core.rng import bot_stream, engine_stream
+from racedeck.core.model import ENGINE, Action, Observation, Options, Result
+from racedeck.core.rng import Rng, bot_stream, engine_stream
 
 FaultPolicy = Literal["forfeit", "substitute"]
 FAULT_POLICIES: tuple[str, ...] = ("forfeit", "substitute")
+
+DEBUG_POLICY = "debug"
+"""The ``policy`` of a fault line that only carries a bot's debug text (not a fault)."""
+DEBUG_LIMIT = 2000
+"""The most characters of one debug text that go into the log."""
 
 
 class _NoChance(random.Random):
@@ -44,6 +62,55 @@ class _NoChance(random.Random):
 NO_CHANCE: random.Random = _NoChance(0)
 
 
+class _Substitute(Bot):
+    """Stands in for a bot that can no longer answer: plays the first legal action."""
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        """Return the first legal action."""
+        return legal[0]
+
+
+class DecisionClock:
+    """Enforces per-decision time limits on in-process bots.
+
+    In the main thread a real-time alarm interrupts a bot that overruns (raising
+    ``BotTimeout`` inside it, which its own ``except Exception`` cannot catch); elsewhere,
+    where signals cannot reach, an answer that came too late is refused after the fact.
+    Only matches with a limit read the clock.
+    """
+
+    def __init__(self) -> None:
+        self._alarm = (
+            hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+        )
+        self._armed = False
+
+    def _on_alarm(self, signum: int, frame: object) -> None:
+        if self._armed:
+            self._armed = False
+            raise BotTimeout
+
+    def call(self, limit: float | None, act: Callable[..., Action], *args: Any) -> Action:
+        """Return ``act(*args)``, raising ``BotTimeout`` when it takes more than ``limit`` s."""
+        if limit is None:
+            return act(*args)
+        if not self._alarm:
+            start = time.perf_counter()
+            action = act(*args)
+            if time.perf_counter() - start > limit:
+                raise BotTimeout
+            return action
+        previous = signal.signal(signal.SIGALRM, self._on_alarm)
+        self._armed = True
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        try:
+            return act(*args)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            self._armed = False
+            signal.signal(signal.SIGALRM, previous)
+
+
 @dataclass
 class MatchOutcome:
     """What a finished match left behind."""
@@ -54,6 +121,8 @@ class MatchOutcome:
     faults: list[Fault] = field(default_factory=list)
     forfeit: Forfeit | None = None
     last_hash: str = ""
+    debug: list[Fault] = field(default_factory=list)
+    """Debug texts the bots emitted, as the log records them (policy ``debug``)."""
 
 
 def make_header(
@@ -90,6 +159,22 @@ def forfeit_result(players: int, forfeit: Forfeit, unit: str) -> Result:
     )
 
 
+def describe_failure(exc: BaseException, where: str = "") -> str:
+    """Return the reason a fault line gives for a bot's exception."""
+    if isinstance(exc, BotFault):
+        return str(exc)
+    return f"{where}raised {type(exc).__name__}: {exc}"
+
+
+def seat_limits(seats: Sequence[BotSpec], time_limit: float | None) -> list[float | None]:
+    """Return each seat's limit in seconds per decision: its bot's own, else the match's."""
+    limits: list[float | None] = []
+    for spec in seats:
+        limit = spec.time_limit if spec.time_limit is not None else time_limit
+        limits.append(None if limit is None or math.isinf(limit) else limit)
+    return limits
+
+
 def run_match(
     game: AnyGame,
     options: Options,
@@ -100,35 +185,55 @@ def run_match(
     fault_policy: str = "forfeit",
     start_state: Any = None,
     start_events: int = 0,
+    time_limit: float | None = None,
 ) -> MatchOutcome:
     """Play one match to its end and return its outcome.
 
-    With a ``writer`` every event is appended to the log as it happens. A bot that raises
-    or returns an action that is not legal is recorded as a fault; under the ``forfeit``
-    policy it loses the match at once, under ``substitute`` the first legal action is
-    played in its place and the match goes on. ``start_state`` and ``start_events`` let a
-    match continue from a point of another one (a fork).
+    With a ``writer`` every event is appended to the log as it happens. A bot's failure is
+    recorded as a fault and handled by ``fault_policy`` (see the module's docstring).
+    ``time_limit`` is the seconds each decision may take (``None``: no limit), unless a
+    bot's spec sets its own; a limit reads the clock, so a match that hits one is not
+    reproducible. ``start_state`` and ``start_events`` let a match continue from a point
+    of another one (a fork).
     """
     if fault_policy not in FAULT_POLICIES:
         raise OptionError(f"unknown fault policy {fault_policy!r}; use forfeit or substitute")
+    if time_limit is not None and not time_limit > 0:
+        raise OptionError(f"the time limit must be a positive number of seconds, got {time_limit}")
     players = len(seats)
     game.check_players(options, players)
     bots: list[Bot] = [spec.factory() for spec in seats]
+    try:
+        return _play(
+            game, options, seats, bots, seed, writer, fault_policy, start_state, start_events,
+            seat_limits(seats, time_limit),
+        )
+    finally:
+        for bot in bots:
+            with contextlib.suppress(Exception):  # cleanup must reach every bot
+                bot.close()
+
+
+def _play(
+    game: AnyGame,
+    options: Options,
+    seats: Sequence[BotSpec],
+    bots: list[Bot],
+    seed: int,
+    writer: LogWriter | None,
+    fault_policy: str,
+    start_state: Any,
+    start_events: int,
+    limits: list[float | None],
+) -> MatchOutcome:
+    players = len(seats)
     rngs = [bot_stream(seed, seat) for seat in range(players)]
     state = game.initial_state(options, players) if start_state is None else start_state
-    for seat, bot in enumerate(bots):
-        bot.start_match(game.name, seat, players, options)
     if writer is not None and start_state is None:
         writer.header(make_header(game, options, players, seed, seats, fault_policy))
 
-    next_step = game.next_step
-    legal_actions = game.legal_actions
-    observe = game.observe
-    decide = game.decide
-    evolve = game.evolve
-    encode_event = encode
-    seq = start_events
     faults: list[Fault] = []
+    debug: list[Fault] = []
     forfeit: Forfeit | None = None
 
     def record_fault(seat: int, reason: str) -> None:
@@ -136,6 +241,44 @@ def run_match(
         faults.append(fault)
         if writer is not None:
             writer.fault(fault)
+
+    def record_debug(seat: int) -> None:
+        text = bots[seat].take_debug()
+        if text:
+            line = Fault(seat=seat, bot=seats[seat].name, reason=text[:DEBUG_LIMIT], policy="debug")
+            debug.append(line)
+            if writer is not None:
+                writer.fault(line)
+
+    def replace_bot(seat: int, reason: str) -> Forfeit | None:
+        record_fault(seat, reason)
+        if fault_policy == "forfeit":
+            return Forfeit(seat=seat, reason=reason)
+        bots[seat].close()
+        bots[seat] = _Substitute()
+        limits[seat] = None
+        return None
+
+    for seat, bot in enumerate(bots):
+        try:
+            bot.bind_game(game)
+            bot.start_match(game.name, seat, players, options)
+        except Exception as exc:  # a bot's failure must never stop the engine
+            forfeit = replace_bot(seat, describe_failure(exc, "start_match "))
+            if forfeit is not None:
+                break
+        if bot.emits_debug:
+            record_debug(seat)
+
+    clock = DecisionClock() if any(limit is not None for limit in limits) else None
+    debugging = any(bot.emits_debug for bot in bots)
+    next_step = game.next_step
+    legal_actions = game.legal_actions
+    observe = game.observe
+    decide = game.decide
+    evolve = game.evolve
+    encode_event = encode
+    seq = start_events
 
     while forfeit is None:
         step = next_step(state)
@@ -145,17 +288,33 @@ def run_match(
             chosen = []
             for seat in step.seats:
                 legal = legal_actions(state, seat)
+                gone = False
                 try:
-                    action = bots[seat].act(observe(state, seat), legal, rngs[seat])
+                    if clock is None:
+                        action = bots[seat].act(observe(state, seat), legal, rngs[seat])
+                    else:
+                        action = clock.call(
+                            limits[seat], bots[seat].act, observe(state, seat), legal, rngs[seat]
+                        )
+                except BotTimeout:
+                    reason = f"exceeded its time limit of {limits[seat]:g} s"
+                    action = None
                 except Exception as exc:  # a bot's failure must never stop the engine
-                    reason = f"raised {type(exc).__name__}: {exc}"
+                    reason = describe_failure(exc)
+                    gone = isinstance(exc, BotGone)
                     action = None
                 else:
                     reason = "" if action in legal else f"returned an illegal action {action!r}"
+                if debugging:
+                    record_debug(seat)
                 if reason:
-                    record_fault(seat, reason)
-                    if fault_policy == "forfeit":
-                        forfeit = Forfeit(seat=seat, reason=reason)
+                    if gone:
+                        forfeit = replace_bot(seat, reason)
+                    else:
+                        record_fault(seat, reason)
+                        if fault_policy == "forfeit":
+                            forfeit = Forfeit(seat=seat, reason=reason)
+                    if forfeit is not None:
                         break
                     action = legal[0]
                 chosen.append((seat, action))
@@ -188,11 +347,11 @@ def run_match(
         result = forfeit_result(players, forfeit, unit)
     else:
         result = game.result(state)
-    for bot in bots:
+    for seat, bot in enumerate(bots):
         try:
             bot.end_match(result)
-        except Exception as exc:
-            record_fault(bots.index(bot), f"end_match raised {type(exc).__name__}: {exc}")
+        except Exception as exc:  # a bot's failure is recorded, not raised
+            record_fault(seat, describe_failure(exc, "end_match "))
     last_hash = writer.last_hash if writer is not None else ""
     if writer is not None:
         writer.result(
@@ -206,7 +365,13 @@ def run_match(
             )
         )
     return MatchOutcome(
-        state=state, result=result, events=seq, faults=faults, forfeit=forfeit, last_hash=last_hash
+        state=state,
+        result=result,
+        events=seq,
+        faults=faults,
+        forfeit=forfeit,
+        last_hash=last_hash,
+        debug=debug,
     )
 
 
