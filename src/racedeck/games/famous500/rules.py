@@ -1,0 +1,776 @@
+"""Famous 500's rules as a pure decider.
+
+Nine Speed cards, three per driver and three face down as the pit deck (a hand of three
+cards all above 100 may be redealt). Each driver splits the track's difficulty over a car
+sheet. Each section both drivers lay a card face down at once; the higher card earns 2
+Speed points and the lower 1, each pays its card's cost for the section's kind, and each
+takes the card the other played. On dotted sections a driver may pit instead: draw from
+the pit deck, return a card to its bottom and buy repairs with Speed points. Between laps
+the trailing driver swaps a card with the pit deck. A column below zero ends the race;
+otherwise the most Speed points after the last lap wins, a tie to the faster final card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from msgspec.structs import replace
+
+from racedeck.core.errors import DataError, IllegalActionError, OptionError
+from racedeck.core.game import Game
+from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
+from racedeck.core.rng import Rng
+from racedeck.games.famous500 import data
+from racedeck.games.famous500.actions import (
+    Design,
+    Discard,
+    FalseStart,
+    Famous500Action,
+    KeepCards,
+    LeavePit,
+    PitStop,
+    Race,
+    Repair,
+    ReturnCard,
+)
+from racedeck.games.famous500.data import COLUMNS, KINDS, CardTable, Track
+from racedeck.games.famous500.events import (
+    CardDiscarded,
+    CardDrawn,
+    CarDesigned,
+    CardLaid,
+    CardReturned,
+    Dealt,
+    Famous500Event,
+    PitLeft,
+    RaceFinished,
+    Repaired,
+    SectionRevealed,
+    StartChosen,
+)
+from racedeck.games.famous500.options import Famous500Options
+from racedeck.games.famous500.render import render_state
+from racedeck.games.famous500.state import (
+    Car,
+    Famous500Observation,
+    Famous500State,
+    SectionPlayed,
+    Setup,
+)
+
+SEATS = (0, 1)
+_STEPS = {(0,): Step((0,)), (1,): Step((1,)), (0, 1): Step((0, 1)), (): MATCH_OVER}
+_ENGINE_PHASES = frozenset({"deal", "reveal", "pit_draw", "lap_draw", "finish"})
+_KEEP = KeepCards()
+_FALSE_START = FalseStart()
+_LEAVE = LeavePit()
+_REPAIRS = (Repair(column=0), Repair(column=1), Repair(column=2))
+_NOTHING: tuple[Famous500Action, ...] = ()
+
+
+class DesignChoices(tuple):  # type: ignore[type-arg]
+    """Every car design for one difficulty, with a constant-time membership test."""
+
+    members: frozenset[Design]
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.members
+
+
+_DESIGNS: dict[int, DesignChoices] = {}
+_PLAYS: dict[tuple[tuple[int, ...], bool], tuple[Famous500Action, ...]] = {}
+_SINGLES: dict[tuple[str, tuple[int, ...]], tuple[Famous500Action, ...]] = {}
+
+
+def designs(difficulty: int) -> DesignChoices:
+    """Return every split of ``difficulty`` over tires, fuel, engine and speed."""
+    found = _DESIGNS.get(difficulty)
+    if found is None:
+        d = difficulty
+        found = DesignChoices(
+            Design(tires=t, fuel=f, engine=e, speed=d - t - f - e)
+            for t in range(d + 1)
+            for f in range(d - t + 1)
+            for e in range(d - t - f + 1)
+        )
+        found.members = frozenset(found)
+        _DESIGNS[difficulty] = found
+    return found
+
+
+def _plays(hand: tuple[int, ...], pit: bool) -> tuple[Famous500Action, ...]:
+    key = (hand, pit)
+    found = _PLAYS.get(key)
+    if found is None:
+        races: list[Famous500Action] = [Race(card=c) for c in hand]
+        if pit:
+            races.extend(PitStop(card=c) for c in hand)
+        found = _PLAYS[key] = tuple(races)
+    return found
+
+
+def _singles(kind: str, hand: tuple[int, ...]) -> tuple[Famous500Action, ...]:
+    key = (kind, hand)
+    found = _SINGLES.get(key)
+    if found is None:
+        maker = ReturnCard if kind == "return" else Discard
+        found = _SINGLES[key] = tuple(maker(card=c) for c in hand)
+    return found
+
+
+def compile_setup(track: Track, table: CardTable, laps: int) -> Setup:
+    """Compile a track and a card table into the tuples the rules index."""
+    cards = sorted(table.cards, key=lambda c: c.speed)
+    costs = []
+    for card in cards:
+        per_kind = []
+        for kind in KINDS:
+            charged = card.cost[kind]  # type: ignore[index]
+            per_kind.append(tuple(charged.get(column, 0) for column in COLUMNS[:3]))  # type: ignore[call-overload]
+        costs.append(tuple(per_kind))
+    rules = data.RULES
+    return Setup(
+        track=track.name,
+        cards=table.name,
+        difficulty=track.difficulty,
+        laps=laps,
+        names=tuple(s.name or f"section {i + 1}" for i, s in enumerate(track.sections)),
+        kinds=tuple(KINDS.index(s.kind) for s in track.sections),
+        pits=tuple(s.pit for s in track.sections),
+        speeds=tuple(c.speed for c in cards),
+        costs=tuple(costs),  # type: ignore[arg-type,unused-ignore]
+        repair=data.REPAIR,
+        faster_points=rules.faster_points.value,
+        slower_points=rules.slower_points.value,
+        lone_racer_points=rules.lone_racer_points.value,
+        false_start_above=rules.false_start_above.value,
+    )
+
+
+def _add(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    return tuple(sorted((*hand, card)))
+
+
+def _remove(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    return tuple(c for c in hand if c != card)
+
+
+def _pair(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
+    return (value, values[1]) if seat == 0 else (values[0], value)
+
+
+def is_out(car: Car) -> bool:
+    """Return True when a car's tires, fuel or engine fell below zero."""
+    return car[0] < 0 or car[1] < 0 or car[2] < 0
+
+
+class Famous500(
+    Game[
+        Famous500State, Famous500Action, Famous500Event, Famous500Observation, Famous500Options
+    ]
+):
+    """Famous 500, the two-player car racing card game."""
+
+    name = "famous-500"
+    title = "Famous 500"
+    rules_version = "1"
+    min_players = 2
+    max_players = 2
+    options_type = Famous500Options
+    event_type = Famous500Event
+    action_type = Famous500Action
+    state_type = Famous500State
+    observation_type = Famous500Observation
+    conformance_options = ({}, {"laps": 1})
+
+    # Options ----------------------------------------------------------------------------
+    def parse_options(self, raw: dict[str, Any]) -> Famous500Options:
+        """Build the options, reading a named track or card file into the options."""
+        options: Famous500Options = super().parse_options(raw)
+        if options.track_data is None and options.track not in data.BUILTIN_TRACKS:
+            if not _looks_like_file(options.track):
+                known = ", ".join(data.BUILTIN_TRACKS)
+                raise OptionError(
+                    f"famous-500: unknown track {options.track!r}; built-in tracks: {known}, "
+                    "or give the path of a .json or .toml track file"
+                )
+            track = data.load_track(data.read_file(options.track), options.track)
+            options = replace(options, track_data=track)
+        if options.cards_data is None and options.cards not in data.BUILTIN_CARDS:
+            if not _looks_like_file(options.cards):
+                known = ", ".join(data.BUILTIN_CARDS)
+                raise OptionError(
+                    f"famous-500: unknown card table {options.cards!r}; built-in: {known}, "
+                    "or give the path of a .json or .toml card file"
+                )
+            table = data.load_cards(data.read_file(options.cards), options.cards)
+            options = replace(options, cards_data=table)
+        self.check_options(options)
+        return options
+
+    def check_options(self, options: Famous500Options) -> None:
+        """Reject options the rules cannot play, and malformed embedded data."""
+        if not 1 <= options.laps <= 20:
+            raise OptionError(f"famous-500: laps must be 1 to 20, got {options.laps}")
+        try:
+            self.setup(options)
+        except DataError as exc:
+            raise OptionError(f"famous-500: {exc}") from None
+
+    def setup(self, options: Famous500Options) -> Setup:
+        """Return the compiled track and card table the options name."""
+        if options.track_data is not None:
+            track = data.check_track(options.track_data, "option track_data")
+        elif options.track in data.BUILTIN_TRACKS:
+            track = data.builtin_track(options.track)
+        else:
+            raise OptionError(
+                f"famous-500: track {options.track!r} is not built in and its content was "
+                "not loaded; build the options with parse_options to read a track file"
+            )
+        if options.cards_data is not None:
+            table = data.check_cards(options.cards_data, "option cards_data")
+        elif options.cards in data.BUILTIN_CARDS:
+            table = data.builtin_cards(options.cards)
+        else:
+            raise OptionError(
+                f"famous-500: card table {options.cards!r} is not built in and its content "
+                "was not loaded; build the options with parse_options to read a card file"
+            )
+        return compile_setup(track, table, options.laps)
+
+    # The contract ------------------------------------------------------------------------
+    def initial_state(self, options: Famous500Options, players: int) -> Famous500State:
+        """Return the race before the first deal."""
+        return Famous500State(options=options, setup=self.setup(options))
+
+    def next_step(self, state: Famous500State) -> Step:
+        """Return who acts: the engine, one driver, or both for a sealed choice."""
+        phase = state.phase
+        if phase == "choose":
+            laid = state.laid
+            return _STEPS[tuple(s for s in SEATS if not laid[s])]
+        if phase in _ENGINE_PHASES:
+            return ENGINE_STEP
+        if phase == "pit_return" or phase == "pit_repair":
+            return _STEPS[(state.pit_order[0],)]
+        if phase == "discard":
+            return _STEPS[(state.trailing,)]
+        if phase == "design":
+            designed = state.designed
+            return _STEPS[tuple(s for s in SEATS if not designed[s])]
+        if phase == "start":
+            start = state.start
+            return _STEPS[tuple(s for s in SEATS if start[s] < 0)]
+        return MATCH_OVER
+
+    def legal_actions(self, state: Famous500State, seat: int) -> Sequence[Famous500Action]:
+        """Return every legal action of ``seat``, in a fixed order."""
+        phase = state.phase
+        if phase == "choose":
+            if state.laid[seat] or seat not in SEATS:
+                return _NOTHING
+            return _plays(state.hands[seat], state.setup.pits[state.section])
+        if phase == "pit_repair":
+            if seat != state.pit_order[0]:
+                return _NOTHING
+            if state.cars[seat][3] <= 0:
+                return (_LEAVE,)
+            return (*_REPAIRS, _LEAVE)
+        if phase == "pit_return":
+            if seat != state.pit_order[0]:
+                return _NOTHING
+            return _singles("return", state.hands[seat])
+        if phase == "discard":
+            if seat != state.trailing:
+                return _NOTHING
+            return _singles("discard", state.hands[seat])
+        if phase == "design":
+            if seat not in SEATS or state.designed[seat]:
+                return _NOTHING
+            return designs(state.setup.difficulty)
+        if phase == "start":
+            if seat not in SEATS or state.start[seat] >= 0:
+                return _NOTHING
+            if self.may_false_start(state, seat):
+                return (_KEEP, _FALSE_START)
+            return (_KEEP,)
+        return _NOTHING
+
+    def may_false_start(self, state: Famous500State, seat: int) -> bool:
+        """Return True when every card dealt to ``seat`` is above the false-start speed (100)."""
+        above = state.setup.false_start_above
+        return all(c > above for c in state.hands[seat])
+
+    def decide(
+        self, state: Famous500State, actor: int, action: Famous500Action | None, rng: Rng
+    ) -> list[Famous500Event]:
+        """Validate a driver's action and return its event, or run the engine's turn."""
+        if actor == ENGINE:
+            return self._engine(state, rng)
+        legal = self.legal_actions(state, actor)
+        if not legal:
+            raise IllegalActionError(
+                action, actor, f"seat {actor} is not to act now (phase {state.phase!r})"
+            )
+        if action is None or action not in legal:
+            raise IllegalActionError(action, actor, self._why(state, actor, action))
+        if isinstance(action, Race):
+            return [CardLaid(seat=actor, card=action.card, pit=False)]
+        if isinstance(action, PitStop):
+            return [CardLaid(seat=actor, card=action.card, pit=True)]
+        if isinstance(action, Repair):
+            amount = state.setup.repair[action.column]
+            return [Repaired(seat=actor, column=action.column, amount=amount)]
+        if isinstance(action, LeavePit):
+            return [PitLeft(seat=actor)]
+        if isinstance(action, ReturnCard):
+            return [CardReturned(seat=actor, card=action.card)]
+        if isinstance(action, Discard):
+            return [CardDiscarded(seat=actor, card=action.card)]
+        if isinstance(action, Design):
+            return [
+                CarDesigned(
+                    seat=actor,
+                    tires=action.tires,
+                    fuel=action.fuel,
+                    engine=action.engine,
+                    speed=action.speed,
+                )
+            ]
+        return [StartChosen(seat=actor, false_start=isinstance(action, FalseStart))]
+
+    def _why(self, state: Famous500State, seat: int, action: object) -> str:
+        """Say which rule ``action`` breaks."""
+        phase = state.phase
+        if action is None:
+            return "a driver must choose an action"
+        if isinstance(action, (Race, PitStop, ReturnCard, Discard)):
+            expected = {
+                Race: "choose",
+                PitStop: "choose",
+                ReturnCard: "pit_return",
+                Discard: "discard",
+            }[type(action)]
+            if phase != expected:
+                return f"{type(action).__name__} is not a choice in phase {phase!r}"
+            if action.card not in state.hands[seat]:
+                return f"card {action.card} is not in seat {seat}'s hand {state.hands[seat]}"
+            if isinstance(action, PitStop):
+                return (
+                    f"section {state.section + 1} ({state.setup.names[state.section]}) has no "
+                    "dotted line: pit stops are only on pit sections"
+                )
+        if isinstance(action, Design):
+            split = (action.tires, action.fuel, action.engine, action.speed)
+            if min(split) < 0:
+                return f"design {split}: columns are whole numbers, none negative"
+            return (
+                f"design {split} adds up to {sum(split)}; the track's difficulty is "
+                f"{state.setup.difficulty}"
+            )
+        if isinstance(action, FalseStart) and phase == "start":
+            return (
+                f"a false start needs all three cards above {state.setup.false_start_above}; "
+                f"seat {seat} holds {state.hands[seat]}"
+            )
+        if isinstance(action, Repair):
+            if phase != "pit_repair":
+                return "repairs are bought only during a pit stop"
+            if not 0 <= action.column <= 2:
+                return f"column {action.column} cannot be repaired (0 tires, 1 fuel, 2 engine)"
+            return "repairs cost a Speed point and seat has none left"
+        return f"{type(action).__name__} is not a choice for seat {seat} in phase {phase!r}"
+
+    # The engine --------------------------------------------------------------------------
+    def _engine(self, state: Famous500State, rng: Rng) -> list[Famous500Event]:
+        phase = state.phase
+        if phase == "reveal":
+            return [self._reveal(state, rng)]
+        if phase == "pit_draw":
+            return [CardDrawn(seat=state.pit_order[0], card=state.pit_deck[0])]
+        if phase == "lap_draw":
+            return [CardDrawn(seat=state.trailing, card=state.pit_deck[0])]
+        if phase == "deal":
+            cards = list(state.setup.speeds)
+            rng.shuffle(cards)
+            return [
+                Dealt(
+                    deal=state.deals + 1,
+                    hands=(tuple(sorted(cards[0:3])), tuple(sorted(cards[3:6]))),
+                    pit_deck=tuple(cards[6:9]),
+                )
+            ]
+        if phase == "finish":
+            winner, reason = self._winner(state)
+            return [
+                RaceFinished(
+                    winner=winner, reason=reason, speed=(state.cars[0][3], state.cars[1][3])
+                )
+            ]
+        raise IllegalActionError(None, ENGINE, f"the engine has nothing to do in phase {phase!r}")
+
+    def _reveal(self, state: Famous500State, rng: Rng) -> SectionRevealed:
+        setup = state.setup
+        section = state.section
+        kind = setup.kinds[section]
+        c0, c1 = state.laid
+        p0, p1 = state.pits
+        zero = (0, 0, 0)
+        pit_order: tuple[int, ...] = ()
+        if not p0 and not p1:
+            fast, slow = setup.faster_points, setup.slower_points
+            points = (fast, slow) if c0 > c1 else (slow, fast)
+            index = setup.speeds.index
+            costs = (setup.costs[index(c0)][kind], setup.costs[index(c1)][kind])
+        elif p0 and p1:
+            points = (0, 0)
+            costs = (zero, zero)
+            s0, s1 = state.cars[0][3], state.cars[1][3]
+            if s0 != s1:
+                first = 0 if s0 > s1 else 1
+            elif state.history:
+                previous = state.history[-1].cards
+                first = 0 if previous[0] > previous[1] else 1
+            else:
+                first = rng.randrange(2)
+            pit_order = (first, 1 - first)
+        elif p0:
+            points = (0, setup.lone_racer_points)
+            costs = (zero, setup.costs[setup.speeds.index(c1)][kind])
+            pit_order = (0,)
+        else:
+            points = (setup.lone_racer_points, 0)
+            costs = (setup.costs[setup.speeds.index(c0)][kind], zero)
+            pit_order = (1,)
+        return SectionRevealed(
+            lap=state.lap,
+            section=section,
+            cards=(c0, c1),
+            pits=(p0, p1),
+            points=points,
+            costs=costs,
+            pit_order=pit_order,
+        )
+
+    def _winner(self, state: Famous500State) -> tuple[int, str]:
+        cars = state.cars
+        out = (is_out(cars[0]), is_out(cars[1]))
+        s0, s1 = cars[0][3], cars[1][3]
+        last = state.history[-1].cards if state.history else (0, 0)
+        faster = 0 if last[0] > last[1] else 1
+        if out[0] != out[1]:
+            loser = 0 if out[0] else 1
+            column = next(COLUMNS[c] for c in range(3) if cars[loser][c] < 0)
+            return 1 - loser, f"seat {loser}'s {column} fell below zero"
+        if out[0]:
+            if s0 != s1:
+                return (0 if s0 > s1 else 1), "both cars fell below zero: more Speed points"
+            return faster, "both cars fell below zero, tied on Speed points: faster card"
+        if s0 != s1:
+            return (0 if s0 > s1 else 1), "most Speed points at the finish line"
+        return faster, "tied on Speed points: the faster final card"
+
+    # Evolve ------------------------------------------------------------------------------
+    def evolve(self, state: Famous500State, event: Famous500Event) -> Famous500State:
+        """Fold one event into the state."""
+        if isinstance(event, CardLaid):
+            seat = event.seat
+            laid = _pair(state.laid, seat, event.card)
+            return replace(
+                state,
+                hands=_pair(state.hands, seat, _remove(state.hands[seat], event.card)),
+                laid=laid,
+                pits=_pair(state.pits, seat, event.pit),
+                phase="reveal" if laid[0] and laid[1] else "choose",
+            )
+        if isinstance(event, SectionRevealed):
+            return self._after_reveal(state, event)
+        if isinstance(event, Repaired):
+            seat = event.seat
+            t, f, e, s = state.cars[seat]
+            column = event.column
+            car = (
+                t + (event.amount if column == 0 else 0),
+                f + (event.amount if column == 1 else 0),
+                e + (event.amount if column == 2 else 0),
+                s - 1,
+            )
+            return replace(state, cars=_pair(state.cars, event.seat, car))
+        if isinstance(event, CardDrawn):
+            return self._after_draw(state, event)
+        if isinstance(event, CardReturned):
+            seat = event.seat
+            known = _pair(state.opponent_known, 1 - seat, ())
+            return replace(
+                state,
+                hands=_pair(state.hands, seat, _remove(state.hands[seat], event.card)),
+                pit_deck=(*state.pit_deck, event.card),
+                deck_known=(*state.deck_known, 1 << seat),
+                opponent_known=known,
+                phase="pit_repair",
+            )
+        if isinstance(event, PitLeft):
+            return self._next_pit(replace(state, pit_order=state.pit_order[1:]))
+        if isinstance(event, CardDiscarded):
+            seat = event.seat
+            other = 1 - seat
+            known = _pair(
+                state.opponent_known, other, _remove(state.opponent_known[other], event.card)
+            )
+            state = replace(
+                state,
+                hands=_pair(state.hands, seat, _remove(state.hands[seat], event.card)),
+                discards=(*state.discards, (seat, event.card)),
+                opponent_known=known,
+                phase="lap_draw",
+            )
+            return state if state.pit_deck else self._new_lap(state)
+        if isinstance(event, Dealt):
+            return replace(
+                state,
+                phase="start",
+                deals=event.deal,
+                hands=tuple(event.hands),
+                pit_deck=event.pit_deck,
+                deck_known=(0,) * len(event.pit_deck),
+                opponent_known=((), ()),
+                start=(-1, -1),
+            )
+        if isinstance(event, StartChosen):
+            start = _pair(state.start, event.seat, 1 if event.false_start else 0)
+            phase = state.phase
+            if start[0] >= 0 and start[1] >= 0:
+                phase = "deal" if max(start) == 1 else "design"
+            return replace(state, start=start, phase=phase)
+        if isinstance(event, CarDesigned):
+            designed = _pair(state.designed, event.seat, True)
+            car = (event.tires, event.fuel, event.engine, event.speed)
+            racing = designed[0] and designed[1]
+            return replace(
+                state,
+                cars=_pair(state.cars, event.seat, car),
+                designed=designed,
+                phase="choose" if racing else "design",
+                lap=1 if racing else 0,
+                section=0,
+            )
+        if isinstance(event, RaceFinished):
+            return replace(state, phase="over", winner=event.winner, reason=event.reason)
+        return state
+
+    def _after_reveal(self, state: Famous500State, event: SectionRevealed) -> Famous500State:
+        cars = []
+        out = False
+        for seat in SEATS:
+            t, f, e, s = state.cars[seat]
+            ct, cf, ce = event.costs[seat]
+            car = (t - ct, f - cf, e - ce, s + event.points[seat])
+            out = out or car[0] < 0 or car[1] < 0 or car[2] < 0
+            cars.append(car)
+        state = replace(
+            state, cars=tuple(cars), pit_order=event.pit_order, points=event.points
+        )
+        if out:
+            return replace(self._swap(state), phase="finish")
+        if event.pit_order:
+            return self._next_pit(state)
+        return self._close(state)
+
+    def _next_pit(self, state: Famous500State) -> Famous500State:
+        """Start the next pitting driver's stop, or end the section when none is left."""
+        if not state.pit_order:
+            return self._close(state)
+        return replace(state, phase="pit_draw" if state.pit_deck else "pit_repair")
+
+    def _after_draw(self, state: Famous500State, event: CardDrawn) -> Famous500State:
+        seat = event.seat
+        other = 1 - seat
+        mask = state.deck_known[0]
+        known = state.opponent_known
+        if mask & (1 << other):
+            known = _pair(known, other, (*known[other], event.card))
+        state = replace(
+            state,
+            hands=_pair(state.hands, seat, _add(state.hands[seat], event.card)),
+            pit_deck=state.pit_deck[1:],
+            deck_known=state.deck_known[1:],
+            opponent_known=known,
+        )
+        if state.phase == "pit_draw":
+            return replace(state, phase="pit_return")
+        return self._new_lap(state)
+
+    def _new_lap(self, state: Famous500State) -> Famous500State:
+        return replace(state, lap=state.lap + 1, section=0, trailing=-1, phase="choose")
+
+    def _swap(self, state: Famous500State) -> Famous500State:
+        """Each driver takes the card the other played; the section goes on the record."""
+        c0, c1 = state.laid
+        hands = state.hands
+        k0, k1 = state.opponent_known
+        record = SectionPlayed(
+            lap=state.lap,
+            section=state.section,
+            cards=(c0, c1),
+            pits=state.pits,
+            points=state.points,
+        )
+        return replace(
+            state,
+            hands=(_add(hands[0], c1), _add(hands[1], c0)),
+            opponent_known=(
+                (*(c for c in k0 if c != c1), c0),
+                (*(c for c in k1 if c != c0), c1),
+            ),
+            history=(*state.history, record),
+            laid=(0, 0),
+            pits=(False, False),
+            pit_order=(),
+            points=(0, 0),
+        )
+
+    def _close(self, state: Famous500State) -> Famous500State:
+        """Swap, then advance the penny: next section, between laps, or the finish."""
+        state = self._swap(state)
+        section = state.section + 1
+        if section < len(state.setup.kinds):
+            return replace(state, section=section, trailing=-1, phase="choose")
+        if state.lap >= state.setup.laps:
+            return replace(state, trailing=-1, phase="finish")
+        s0, s1 = state.cars[0][3], state.cars[1][3]
+        if s0 != s1:
+            trailing = 0 if s0 < s1 else 1
+        else:
+            last = state.history[-1].cards
+            trailing = 0 if last[0] < last[1] else 1
+        return replace(state, trailing=trailing, phase="discard")
+
+    # Observation, variants, result, render ------------------------------------------------
+    def observe(self, state: Famous500State, seat: int) -> Famous500Observation:
+        """Return what ``seat`` knows: its own cards and every public fact."""
+        other = 1 - seat
+        phase = state.phase
+        laid = state.laid
+        pits = state.pits
+        revealed_phase = phase in ("pit_draw", "pit_return", "pit_repair")
+        if revealed_phase:
+            revealed = (0 if pits[0] else laid[0], 0 if pits[1] else laid[1])
+            shown_pits = pits
+        else:
+            revealed = (0, 0)
+            shown_pits = _pair((False, False), seat, pits[seat])
+        cars = state.cars
+        if state.designed[0] and state.designed[1]:
+            shown_cars: tuple[Car | None, ...] = cars
+        else:
+            shown_cars = _pair((None, None), seat, cars[seat] if state.designed[seat] else None)
+        bit = 1 << seat
+        deck_known = tuple(
+            c if m & bit else 0 for c, m in zip(state.pit_deck, state.deck_known, strict=True)
+        )
+        return Famous500Observation(
+            seat=seat,
+            phase=phase,
+            setup=state.setup,
+            deals=state.deals,
+            lap=state.lap,
+            section=state.section,
+            hand=state.hands[seat],
+            laid=laid[seat],
+            pitting=pits[seat],
+            opponent_laid=laid[other] != 0,
+            revealed=revealed,
+            pits=shown_pits,
+            cars=shown_cars,
+            hand_sizes=(len(state.hands[0]), len(state.hands[1])),
+            pit_deck_known=deck_known,
+            opponent_known=state.opponent_known[seat],
+            discards=state.discards,
+            history=state.history,
+            pit_order=state.pit_order,
+            trailing=state.trailing,
+            winner=state.winner,
+        )
+
+    def hidden_variants(self, state: Famous500State, seat: int, rng: Rng) -> Famous500State | None:
+        """Redeal what ``seat`` cannot see, keeping the cards it knows the opponent holds.
+
+        The opponent's hand and face-down card and the pit deck cards ``seat`` did not put
+        there are dealt again from the cards ``seat`` has not seen placed.
+        An opponent's sealed design, pit declaration or answer to the deal is redrawn too.
+        After the opponent returns a card to the pit deck, ``seat`` no longer knows which
+        of the opponent's cards stayed in hand, so those cards join the unseen pool.
+        """
+        if not state.hands[0] and not state.hands[1]:
+            return None
+        other = 1 - seat
+        bit = 1 << seat
+        face_up_other = state.laid[other] if (
+            state.phase in ("pit_draw", "pit_return", "pit_repair") and not state.pits[other]
+        ) else 0
+        hidden_laid = state.laid[other] != 0 and face_up_other == 0
+        known_other = tuple(c for c in state.opponent_known[seat] if c != face_up_other)
+        fixed = set(state.hands[seat])
+        fixed.add(state.laid[seat])
+        fixed.add(face_up_other)
+        fixed.update(c for _s, c in state.discards)
+        fixed.update(known_other)
+        fixed.update(c for c, m in zip(state.pit_deck, state.deck_known, strict=True) if m & bit)
+        pool = [c for c in state.setup.speeds if c not in fixed]
+        rng.shuffle(pool)
+        group_size = len(state.hands[other]) + (1 if hidden_laid else 0)
+        free = group_size - len(known_other)
+        group = list(known_other) + pool[:free]
+        rest = pool[free:]
+        rng.shuffle(group)
+        laid = state.laid
+        if hidden_laid:
+            laid = _pair(laid, other, group.pop())
+        deck = list(state.pit_deck)
+        for i, m in enumerate(state.deck_known):
+            if not m & bit:
+                deck[i] = rest.pop()
+        variant = replace(
+            state,
+            hands=_pair(state.hands, other, tuple(sorted(group))),
+            laid=laid,
+            pit_deck=tuple(deck),
+        )
+        phase = state.phase
+        if phase == "choose" and hidden_laid and state.setup.pits[state.section]:
+            variant = replace(variant, pits=_pair(variant.pits, other, rng.random() < 0.5))
+        elif phase == "design" and state.designed[other]:
+            d = rng.choice(designs(state.setup.difficulty))
+            variant = replace(
+                variant, cars=_pair(state.cars, other, (d.tires, d.fuel, d.engine, d.speed))
+            )
+        elif phase == "start" and state.start[other] >= 0:
+            may = self.may_false_start(variant, other)
+            variant = replace(
+                variant, start=_pair(state.start, other, rng.randrange(2) if may else 0)
+            )
+        return variant
+
+    def result(self, state: Famous500State) -> Result:
+        """Rank the winner first; scores are Speed points."""
+        winner = state.winner
+        speed = (state.cars[0][3], state.cars[1][3])
+        ranks = (1, 1) if winner < 0 else (1, 2) if winner == 0 else (2, 1)
+        summary = (
+            f"winner: seat {winner} ({state.reason})" if winner >= 0 else "no winner yet",
+            f"speed points: seat 0 {speed[0]}, seat 1 {speed[1]}",
+            "cars (tires/fuel/engine/speed): "
+            + ", ".join(f"seat {s} {'/'.join(map(str, state.cars[s]))}" for s in SEATS),
+        )
+        return Result(ranks=ranks, scores=speed, unit="speed points", summary=summary)
+
+    def render(self, state: Famous500State, viewer: int | None = None) -> str:
+        """Return the track, both car sheets and the cards in play, hidden from ``viewer``."""
+        return render_state(state, viewer)
+
+
+def _looks_like_file(value: str) -> bool:
+    return "/" in value or value.endswith((".json", ".toml"))
+

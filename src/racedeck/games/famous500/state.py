@@ -1,0 +1,140 @@
+"""Famous 500's state, the compiled race set-up, and what one driver may see."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from racedeck.core.model import Observation
+from racedeck.games.famous500.options import Famous500Options
+
+Phase = Literal[
+    "deal",
+    "start",
+    "design",
+    "choose",
+    "reveal",
+    "pit_draw",
+    "pit_return",
+    "pit_repair",
+    "discard",
+    "lap_draw",
+    "finish",
+    "over",
+]
+"""Engine phases: deal, reveal, pit_draw, lap_draw, finish; the others wait for drivers."""
+
+Car = tuple[int, int, int, int]
+"""A car sheet's current row: tires, fuel, engine, speed."""
+
+
+class Setup(msgspec.Struct, frozen=True, kw_only=True):
+    """The track and the card table of a race, compiled to tuples the rules index.
+
+    ``kinds[i]`` is section i's kind (0 black, 1 grey, 2 white), ``pits[i]`` whether it
+    is a pit section; ``speeds`` the nine cards, slowest first; ``costs[card index][kind]``
+    what that card costs in (tires, fuel, engine) on that kind of section.
+    """
+
+    track: str
+    cards: str
+    difficulty: int
+    laps: int
+    names: tuple[str, ...]
+    kinds: tuple[int, ...]
+    pits: tuple[bool, ...]
+    speeds: tuple[int, ...]
+    costs: tuple[tuple[tuple[int, int, int], ...], ...]
+    repair: tuple[int, int, int]
+    faster_points: int
+    slower_points: int
+    lone_racer_points: int
+    false_start_above: int
+
+    def cost(self, card: int, section: int) -> tuple[int, int, int]:
+        """Return what ``card`` costs (tires, fuel, engine) on section ``section``."""
+        return self.costs[self.speeds.index(card)][self.kinds[section]]
+
+
+class SectionPlayed(msgspec.Struct, frozen=True, kw_only=True):
+    """A finished section, as both drivers know it once the cards were swapped."""
+
+    lap: int
+    section: int
+    cards: tuple[int, ...]
+    pits: tuple[bool, ...]
+    points: tuple[int, ...]
+
+
+class Famous500State(msgspec.Struct, frozen=True, kw_only=True):
+    """The whole truth of a Famous 500 race at one moment.
+
+    ``pit_deck`` lists the pit deck top first; ``deck_known[i]`` is a bit mask of the
+    seats that know the card at position i (the seat that put it there).
+    ``opponent_known[s]`` holds the cards seat ``s`` knows its opponent holds (cards it
+    handed over, or the opponent drew from where ``s`` had put them). ``laid`` is each
+    driver's face-down card this section (0: none yet); ``start`` each driver's answer
+    to the deal (-1 not yet, 0 kept, 1 false start). ``discards`` are (seat, card) pairs
+    out of the game.
+    """
+
+    options: Famous500Options
+    setup: Setup
+    phase: Phase = "deal"
+    deals: int = 0
+    hands: tuple[tuple[int, ...], ...] = ((), ())
+    pit_deck: tuple[int, ...] = ()
+    deck_known: tuple[int, ...] = ()
+    opponent_known: tuple[tuple[int, ...], ...] = ((), ())
+    start: tuple[int, ...] = (-1, -1)
+    cars: tuple[Car, ...] = ((0, 0, 0, 0), (0, 0, 0, 0))
+    designed: tuple[bool, ...] = (False, False)
+    lap: int = 0
+    section: int = 0
+    laid: tuple[int, ...] = (0, 0)
+    pits: tuple[bool, ...] = (False, False)
+    pit_order: tuple[int, ...] = ()
+    points: tuple[int, ...] = (0, 0)
+    """This section's Speed points, kept until the section closes."""
+    trailing: int = -1
+    discards: tuple[tuple[int, int], ...] = ()
+    history: tuple[SectionPlayed, ...] = ()
+    winner: int = -1
+    reason: str = ""
+
+
+class Famous500Observation(Observation, frozen=True, tag="famous-500"):
+    """What one driver knows: its own cards, the car sheets and the public record.
+
+    ``history`` records every finished section: the cards each driver played (and the
+    other took), pit stops and points.
+
+    ``laid``/``pitting`` are this driver's own face-down card and declaration;
+    ``revealed`` the cards face up on the current section (0 for none or face down);
+    ``pit_deck_known`` the pit deck top first, a card where this driver knows it (it put
+    it there) and 0 elsewhere; ``opponent_known`` cards it knows the opponent holds;
+    ``cars`` the car sheets (the opponent's is ``None`` until both are designed).
+    """
+
+    seat: int
+    phase: Phase
+    setup: Setup
+    deals: int
+    lap: int
+    section: int
+    hand: tuple[int, ...]
+    laid: int
+    pitting: bool
+    opponent_laid: bool
+    revealed: tuple[int, ...]
+    pits: tuple[bool, ...]
+    cars: tuple[Car | None, ...]
+    hand_sizes: tuple[int, ...]
+    pit_deck_known: tuple[int, ...]
+    opponent_known: tuple[int, ...]
+    discards: tuple[tuple[int, int], ...]
+    history: tuple[SectionPlayed, ...]
+    pit_order: tuple[int, ...]
+    trailing: int
+    winner: int
