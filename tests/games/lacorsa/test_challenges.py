@@ -14,7 +14,10 @@ from .helpers import GAME, act, challenge, discard, hand, play, race
 
 
 def test_race_starts_with_last_car_challenging_the_car_ahead() -> None:
-    """The race starts with the last-place car challenging the car directly ahead."""
+    """The race starts with the last-place car challenging the car directly ahead.
+
+    A racecar battling the racecar directly ahead for position.
+    """
     state = race([2, 0, 1, 3], [1, 2, 0, 3], {c: "5 6 7" for c in range(4)})
     assert state.phase == "challenge"
     assert (state.attacker, state.defender) == (2, 0)
@@ -50,6 +53,8 @@ def test_a_tie_goes_to_the_car_in_front() -> None:
 
 def test_the_winner_carries_on_challenging() -> None:
     """Play continues with the winning racecar challenging the car directly ahead.
+
+    One racecar's movement during one race lap after defending any challenge.
 
     A racecar's turn is skipped or ends when it loses a challenge.
     """
@@ -102,7 +107,10 @@ def test_a_car_directly_behind_must_challenge() -> None:
 
 
 def test_order_of_play_follows_track_position() -> None:
-    """The order of play will always be based on the track position."""
+    """The order of play will always be based on the track position.
+
+    The battle for positions from the last-placed racecar to the first-place racecar.
+    """
     state = race([3, 1, 0, 2], [2, 6, 0, 4], {c: "5 6 7" for c in range(4)})
     seen = []
     for _ in range(4):

@@ -61,6 +61,7 @@ def test_teams_are_dealt_two_hands_that_are_never_mixed() -> None:
 
     One set of cards for the left hand and one for the right.
     Each driver operates two racecars.
+    If a driver is playing with two racecars, the racecars should be the same color.
     """
     state = GAME.initial_state(LacorsaOptions(), 2)
     assert state.owner == (0, 0, 1, 1)

@@ -13,7 +13,7 @@ from racedeck.games.lacorsa.events import RaceScored
 from racedeck.games.lacorsa.options import LacorsaOptions
 from racedeck.plugins import load_registry
 
-from .helpers import GAME, act, challenge, discard, race
+from .helpers import GAME, act, challenge, discard, extend, race
 
 
 def test_next_lap_starts_from_the_back() -> None:
@@ -89,6 +89,8 @@ def test_championship_runs_seven_races_by_default() -> None:
     """Championship points are awarded based on finishing order after each race, and the driver with the most points after seven races is crowned the World Champion.
 
     Each card deal is a race.
+    One deal of the cards.
+    The driver (or team of drivers) with the most points after 7 races is World Champion.
     Shuffle, deal, qualify, and go!
     """
     registry = load_registry(entry_points=False)
@@ -148,3 +150,35 @@ def test_hand_sizes_are_public() -> None:
     assert seen.hand_sizes == (2, 3, 1)
     assert seen.hands[1] is None and seen.hands[2] is None
     assert msgspec.json.encode(seen)
+
+
+def test_after_scoring_the_next_race_is_dealt() -> None:
+    """Score points (see below) and get ready to race again."""
+    state = race([1, 0], [0, 1], {0: "", 1: ""}, options=LacorsaOptions(races=2))
+    state = replace(state, phase="score")
+    state = GAME.fold(state, GAME.decide(state, ENGINE, None, random.Random(0)))
+    assert state.phase == "deal" and state.race == 1 and state.points == (9, 6)
+    assert GAME.next_step(state).engine
+    state = GAME.fold(state, GAME.decide(state, ENGINE, None, random.Random(0)))
+    assert state.phase == "qualify" and all(len(h) == 13 for h in state.hands)
+    assert state.played == () and state.order == ()
+
+
+def test_there_is_no_finish_line() -> None:
+    """There is no finish line.
+
+    In LACORSA, the cards control the movement of the racecars on the game board as players compete for track position.
+    """
+    state = race([0, 1], [0, 500], {0: "9", 1: "1 2"}, cursor=1)
+    assert extend(1, "1") in GAME.legal_actions(state, 1)
+    assert act(state, 1, extend(1, "1")).spaces[1] == 501
+
+
+def test_only_position_scores_not_distance() -> None:
+    """The only goal is to stay ahead of your rivals."""
+    near = race([1, 0], [0, 1], {0: "", 1: ""})
+    far = race([1, 0], [0, 60], {0: "", 1: ""})
+    for state in (near, far):
+        state = replace(state, phase="score")
+        (event,) = GAME.decide(state, ENGINE, None, random.Random(0))
+        assert event.points == (9, 6)  # type: ignore[union-attr]

@@ -31,6 +31,8 @@ def test_every_car_qualifies_at_once_with_a_sealed_card() -> None:
     """Each car selects a card (two with R) to qualify and places the intended card face down on top of their card stack.
 
     Drivers simultaneously reveal their cards.
+    Place your racecar on top of your stack to show you are ready to qualify.
+    The method used to determine the starting positions.
     """
     state = qualifying(["5 9", "4 R", "7 8", "6 10"])
     assert GAME.next_step(state).seats == (0, 1, 2, 3)
