@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
-from racedeck.core.errors import EXIT_FAILURE, UsageError
+from racedeck.core.errors import UsageError
 
 LogArg = Annotated[Path, typer.Argument(help="A match log (JSON Lines).")]
 SeatView = Annotated[int | None, typer.Option("--seat", help="Show states as this seat saw them.")]
@@ -27,6 +27,7 @@ def diff(
 ) -> None:
     """Find the first event where two logs diverge; exit 0 when identical, 1 when not."""
     from racedeck.inspect.diff import diff_logs
+    from racedeck.inspect.errors import LogsDiffer
     from racedeck.inspect.text import describe_diff, diff_json
 
     report = diff_logs(registry(plugins_dir), a, b)
@@ -37,8 +38,9 @@ def diff(
         emit_json(diff_json(report, seat))
     else:
         typer.echo(describe_diff(report, seat))
-    if not report.identical:
-        raise typer.Exit(EXIT_FAILURE)
+    if report.divergence is not None:
+        # An error, not typer.Exit: main() passes its exit code on; the line goes to stderr.
+        raise LogsDiffer(f"the logs differ from event {report.divergence.seq} on")
 
 
 def fork(

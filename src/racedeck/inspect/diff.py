@@ -37,6 +37,8 @@ class Side:
     entry: Any
     """The event or fault that differs, or ``None`` when the log has ended."""
     state: Any
+    error: str = ""
+    """Why the entry could not be folded into the state, when it could not."""
 
 
 @dataclass
@@ -115,12 +117,12 @@ def diff_logs(registry: Registry, path_a: str | Path, path_b: str | Path) -> Dif
             report.entries_compared += 1
             if x.event is None:
                 continue
-            state_a = evolve_a(state_a, _decode(decode_a, x, str(path_a)))
+            state_a = fold(evolve_a, state_a, _decode(decode_a, x, str(path_a)), x, str(path_a))
             if shared:
                 state_b = state_a
             else:
                 assert y is not None
-                state_b = evolve_b(state_b, _decode(decode_b, y, str(path_b)))
+                state_b = fold(evolve_b, state_b, _decode(decode_b, y, str(path_b)), y, str(path_b))
             seq += 1
             report.events_compared = seq
         result_a, result_b = reader_a.result, reader_b.result
@@ -145,6 +147,14 @@ def _same_result(a: ResultLine | None, b: ResultLine | None) -> bool:
     )
 
 
+def fold(evolve: Any, state: Any, event: Any, entry: LogEntry, path: str) -> Any:
+    """Return ``evolve(state, event)``, as a ``LogError`` naming the line if it fails."""
+    try:
+        return evolve(state, event)
+    except Exception as exc:  # an edited log may hold an event no match could produce
+        raise LogError(path, entry.line, f"event {entry.seq} cannot be folded: {exc}") from None
+
+
 def _decode(decode: Any, entry: LogEntry, path: str) -> Any:
     try:
         return decode(entry.event)
@@ -158,7 +168,11 @@ def _side(path: str, header: Header, game: AnyGame, entry: LogEntry | None, stat
     if entry.fault is not None:
         return Side(path, header, game, entry.line, entry.fault, state)
     event = _decode(game.event_decoder.decode, entry, path)
-    return Side(path, header, game, entry.line, event, game.evolve(state, event))
+    try:
+        after = game.evolve(state, event)
+    except Exception as exc:  # an edited log may hold an event no match could produce
+        return Side(path, header, game, entry.line, event, state, f"{type(exc).__name__}: {exc}")
+    return Side(path, header, game, entry.line, event, after)
 
 
 def _why(x: LogEntry | None, y: LogEntry | None) -> str:

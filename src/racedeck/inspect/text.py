@@ -32,6 +32,8 @@ def entry_text(entry: Any) -> str:
 
 def view_text(side: Side, seat: int | None) -> str:
     """Return a side's state as text, as ``seat`` saw it when one is given."""
+    if side.error:
+        return f"(this entry cannot be folded: {side.error})"
     if seat is None:
         return side.game.render(side.state, None)
     return side.game.render_observation(side.game.observe(side.state, seat))
@@ -87,5 +89,6 @@ def _side_json(side: Side, seat: int | None) -> dict[str, Any]:
         "path": side.path,
         "line": side.line,
         "entry": msgspec.to_builtins(side.entry),
-        "view": msgspec.to_builtins(view),
+        "view": None if side.error else msgspec.to_builtins(view),
+        "error": side.error or None,
     }

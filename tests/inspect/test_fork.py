@@ -1,0 +1,130 @@
+"""`racedeck fork`: a fork records its parent, replays and verifies on its own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from racedeck.cli.app import main
+from racedeck.core.errors import VerificationError
+from racedeck.core.log import LogReader
+from racedeck.core.replay import replay_log
+from racedeck.inspect.diff import diff_logs
+from racedeck.inspect.fork import check_parent, fork_log, verify_fork
+from racedeck.plugins import Registry
+from tests.inspect.helpers import events_of, play, rewrite
+
+
+@pytest.fixture(scope="module")
+def parent(tmp_path_factory: pytest.TempPathFactory, registry: Registry) -> Path:
+    return play(registry, tmp_path_factory.mktemp("fork") / "parent.jsonl", options={"races": 2})
+
+
+def _hash_at(path: Path, at: int) -> str:
+    with LogReader(path) as reader:
+        for entry in reader:
+            if entry.seq == at:
+                return reader.last_hash
+    raise AssertionError(at)
+
+
+@pytest.mark.parametrize("at", [0, 9, 57])
+def test_fork_with_the_same_seed_and_bots_reproduces_the_parent(
+    parent: Path, tmp_path: Path, registry: Registry, at: int
+) -> None:
+    forked = fork_log(registry, parent, at, tmp_path / "fork.jsonl")
+    report = diff_logs(registry, parent, forked.path)
+    assert report.identical, report.divergence
+    assert report.header_differences == ["fork"]
+    assert forked.header.fork is not None
+    assert forked.header.fork.at == at
+    assert forked.header.fork.parent_hash == _hash_at(parent, at)
+
+
+def test_fork_with_other_bots_and_seed_replays_and_verifies_on_its_own(
+    parent: Path, tmp_path: Path, registry: Registry
+) -> None:
+    forked = fork_log(registry, parent, 30, tmp_path / "f.jsonl", bots=["random"] * 4, seed=99)
+    assert events_of(forked.path)[:31] == events_of(parent)[:31]
+    assert events_of(forked.path) != events_of(parent)
+    replay = replay_log(registry, forked.path)
+    assert replay.complete
+    verify_fork(registry, forked.path, parent)
+    with LogReader(forked.path) as reader:
+        assert reader.header.seed == 99
+        assert [s.bot for s in reader.header.seats] == ["random"] * 4
+
+
+def test_a_fork_altered_after_its_fork_point_fails_verification(
+    parent: Path, tmp_path: Path, registry: Registry
+) -> None:
+    forked = fork_log(registry, parent, 30, tmp_path / "f.jsonl", bots=["random"] * 4, seed=5)
+    other = fork_log(registry, parent, 30, tmp_path / "g.jsonl", bots=["random"] * 4, seed=6)
+    # The header of one with the events of the other, re-chained: every hash holds and the
+    # log replays, yet its continuation is not what its header's bots and seed play.
+    with LogReader(forked.path) as reader:
+        header = reader.header
+    spliced = rewrite(other.path, tmp_path / "spliced.jsonl", lambda seq, e: e, lambda h: header)
+    assert replay_log(registry, spliced).complete
+    with pytest.raises(VerificationError, match="re-running the fork differs"):
+        verify_fork(registry, spliced)
+
+
+def test_check_parent_refuses_another_log(parent: Path, tmp_path: Path, registry: Registry) -> None:
+    forked = fork_log(registry, parent, 12, tmp_path / "f.jsonl", seed=3)
+    stranger = play(registry, tmp_path / "stranger.jsonl", seed=1234)
+    check_parent(forked.path, parent)
+    with pytest.raises(VerificationError):
+        check_parent(forked.path, stranger)
+
+
+def test_fork_command_writes_a_log_that_fork_verify_accepts(
+    parent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "cli.jsonl"
+    code = main(
+        [
+            "fork",
+            str(parent),
+            "--at",
+            "20",
+            "--seat",
+            "random",
+            "--seat",
+            "heuristic",
+            "--seat",
+            "heuristic",
+            "--seat",
+            "random",
+            "--seed",
+            "4",
+            "-O",
+            str(out),
+            "--json",
+        ]
+    )
+    assert code == 0, capsys.readouterr().err
+    written = json.loads(capsys.readouterr().out)
+    assert written["fork"]["at"] == 20 and written["log"] == str(out)
+    assert main(["fork", "--verify", str(out), "--parent", str(parent)]) == 0
+    assert "verified" in capsys.readouterr().out
+
+
+def test_fork_past_the_end_is_bad_input_and_leaves_no_file(
+    parent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "none.jsonl"
+    assert main(["fork", str(parent), "--at", "100000", "-O", str(out)]) == 3
+    assert "event 100000 does not exist" in capsys.readouterr().err
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_fork_with_the_wrong_number_of_seats_is_a_usage_error(
+    parent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(["fork", str(parent), "--at", "3", "--seat", "random", "-O", str(tmp_path / "x")]) == 2
+    )
+    assert "4 seats" in capsys.readouterr().err
