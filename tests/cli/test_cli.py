@@ -107,8 +107,8 @@ def test_replay_at_event_as_a_seat_hides_other_hands(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(log), "--at", "3", "--seat", "1"])
     assert result.exit_code == 0, result.output
     assert "after event 3" in result.output
-    own = [line for line in result.output.splitlines() if "/s1:" in line][0]
-    other = [line for line in result.output.splitlines() if "/s0:" in line][0]
+    own = next(line for line in result.output.splitlines() if "/s1:" in line)
+    other = next(line for line in result.output.splitlines() if "/s0:" in line)
     assert "?" not in own and "?" in other
 
 
