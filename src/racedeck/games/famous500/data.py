@@ -11,6 +11,7 @@ and what is wrong. A card is its speed (an ``int``): no two cards share one.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -241,12 +242,14 @@ BUILTIN_CARDS: dict[str, str] = _builtin("cards-")
 """Built-in card tables by name (``standard``), each the file holding it."""
 
 
+@functools.cache
 def builtin_track(name: str) -> Track:
     """Return the built-in track called ``name``."""
     file = BUILTIN_TRACKS[name]
     return load_track(_FILES.joinpath(file).read_bytes(), file)
 
 
+@functools.cache
 def builtin_cards(name: str) -> CardTable:
     """Return the built-in card table called ``name``."""
     file = BUILTIN_CARDS[name]

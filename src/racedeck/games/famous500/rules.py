@@ -184,6 +184,10 @@ class Famous500(
     observation_type = Famous500Observation
     conformance_options = ({}, {"laps": 1})
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._setups: dict[int, tuple[Famous500Options, Setup]] = {}
+
     # Options ----------------------------------------------------------------------------
     def parse_options(self, raw: dict[str, Any]) -> Famous500Options:
         """Build the options, reading a named track or card file into the options."""
@@ -243,7 +247,13 @@ class Famous500(
     # The contract ------------------------------------------------------------------------
     def initial_state(self, options: Famous500Options, players: int) -> Famous500State:
         """Return the race before the first deal."""
-        return Famous500State(options=options, setup=self.setup(options))
+        setup = self._setups.get(id(options))
+        if setup is None or setup[0] is not options:
+            setup = (options, self.setup(options))
+            if len(self._setups) > 64:
+                self._setups.clear()
+            self._setups[id(options)] = setup
+        return Famous500State(options=options, setup=setup[1])
 
     def next_step(self, state: Famous500State) -> Step:
         """Return who acts: the engine, one driver, or both for a sealed choice."""
