@@ -1,16 +1,200 @@
-"""Placeholder."""
+"""Detroit-Cleveland's heuristic bot.
+
+Bidding: a car is worth the prize money its owner can expect, and that grows with the
+movement the bot holds for its colour (cards showing it, white cards that could move it,
+the 10 count card it would take). The bot raises by the minimum while the price stays
+below that worth, with a margin.
+
+Racing: every card is tried with greedy choices, car by car, and scored by how far the
+bot's cars get, how little its rivals' cars get, and how hemmed in the rivals are; the
+best card is played. Destinations are chosen by the same score.
+"""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from racedeck.core.bot import Bot
-from racedeck.core.model import Action, Observation
+from racedeck.core.model import Action, Observation, Options
 from racedeck.core.rng import Rng
+from racedeck.games.detroit_cleveland.actions import Bid, Decline, Move, Pass, Play
+from racedeck.games.detroit_cleveland.data import (
+    MOVES,
+    PRIZES,
+    RACE_DECK,
+    WHITE,
+)
+from racedeck.games.detroit_cleveland.movement import (
+    CardPlay,
+    Positions,
+    moved,
+    reach,
+    switch_mapping,
+)
+from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions
+from racedeck.games.detroit_cleveland.rules import FINISH_ID, track_of
+from racedeck.games.detroit_cleveland.state import DetroitClevelandObservation
+from racedeck.games.detroit_cleveland.track import FINISH, Track
+
+COLOUR_MOVEMENT = sum(
+    count for card in RACE_DECK for colour, count in MOVES.get(card, ()) if colour == 0
+)
+"""Movement the race deck holds for one colour (every colour holds the same)."""
+
+RIVAL_WEIGHT = 0.5
+"""How much a rival car's progress counts against the bot, per unit of its own."""
+MOBILITY_LOOKAHEAD = 3
+"""How many spaces ahead the bot looks when it judges whether a car is hemmed in."""
+MOBILITY_WEIGHT = 1.0
+PLACE_BONUS = 4.0
+"""Extra score per place better, for a car across the line."""
+BID_MARGIN = 0.75
+"""The share of a car's estimated worth the bot will pay at most."""
+STRENGTH_DOLLARS = 6_000
+"""Estimated prize money per space of movement held above the average for a colour."""
+WHITE_SHARE = 0.5
+"""How much of a white count the bot credits to a colour it could be used for."""
+
+
+def colour_movement(hand: Sequence[int], ten_to_buyer: bool) -> list[float]:
+    """Return the movement the hand holds for each car, white counted at a share."""
+    totals = [10.0 if ten_to_buyer else 0.0] * 6
+    for card in hand:
+        moves = MOVES.get(card)
+        if moves is None:
+            continue
+        printed = {colour for colour, _ in moves}
+        for colour, count in moves:
+            if colour == WHITE:
+                for car in range(6):
+                    if car not in printed:
+                        totals[car] += count * WHITE_SHARE
+            else:
+                totals[colour] += count
+    return totals
 
 
 class DetroitClevelandHeuristic(Bot):
-    """Placeholder."""
+    """Bids what its hand makes a car worth; plays the card that helps its cars most."""
+
+    def __init__(self) -> None:
+        self.seat = 0
+        self.players = 2
+        self.options = DetroitClevelandOptions()
+        self.track: Track | None = None
+
+    def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
+        """Remember the seat and compile the track once."""
+        assert isinstance(options, DetroitClevelandOptions)
+        self.seat = seat
+        self.players = players
+        self.options = options
+        self.track = track_of(options)
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
-        """Placeholder."""
-        return legal[0]
+        """Choose a legal action for the situation in ``observation``."""
+        assert isinstance(observation, DetroitClevelandObservation)
+        if self.track is None:
+            self.track = track_of(self.options)
+        if observation.phase == "auction":
+            return self._bid(observation, legal)
+        if isinstance(legal[0], Move):
+            return self._move(observation, legal)
+        return self._play(observation, legal)
+
+    # Auction -----------------------------------------------------------------------------
+    def worth(self, observation: DetroitClevelandObservation, car: int) -> int:
+        """Return the most the bot would pay for ``car`` given its hand."""
+        ten = not self.options.ten_counts_in_deck
+        totals = colour_movement(observation.hand, ten)
+        average = COLOUR_MOVEMENT / observation.players + (10 if ten else 0)
+        mean_prize = sum(PRIZES) / len(PRIZES)
+        strength = totals[car] - average
+        estimate = mean_prize + STRENGTH_DOLLARS * strength
+        best = sorted(totals, reverse=True)
+        if totals[car] < best[min(2, len(best) - 1)]:
+            estimate *= 0.6
+        return int(max(0.0, min(estimate, PRIZES[0])) * BID_MARGIN)
+
+    def _bid(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
+        bids = [a for a in legal if isinstance(a, Bid)]
+        if not bids:
+            return legal[0]
+        cheapest = min(bids, key=lambda b: b.amount)
+        if cheapest.amount <= self.worth(observation, observation.offer):
+            return cheapest
+        return next(a for a in legal if isinstance(a, Pass))
+
+    # Race --------------------------------------------------------------------------------
+    def score(self, observation: DetroitClevelandObservation, positions: Positions) -> float:
+        """Score a position for this seat: own progress minus rivals', and their freedom."""
+        track = self.track
+        assert track is not None
+        finished = list(observation.finished)
+        total = 0.0
+        owner = observation.owner
+        successors = track.successors
+        for car in range(6):
+            seat = owner[car]
+            if seat < 0:
+                continue
+            space = positions[car]
+            if space == FINISH:
+                if car not in finished:
+                    finished.append(car)
+                value = track.length + PLACE_BONUS * (6 - finished.index(car))
+                mobility = float(MOBILITY_LOOKAHEAD)
+            else:
+                value = track.distances[space]
+                mobility = float(reach(successors, positions, car, MOBILITY_LOOKAHEAD)[1])
+            value += MOBILITY_WEIGHT * mobility
+            total += value if seat == self.seat else -RIVAL_WEIGHT * value
+        return total
+
+    def _card_play(self, observation: DetroitClevelandObservation, card: int) -> CardPlay:
+        assert self.track is not None
+        mapping = switch_mapping([(s.a, s.b) for s in observation.switches])
+        own = frozenset(c for c in range(6) if observation.owner[c] == self.seat)
+        return CardPlay(
+            self.track.successors, MOVES[card], mapping, own, self.options.white_own_car
+        )
+
+    def _greedy(self, observation: DetroitClevelandObservation, play: CardPlay) -> float:
+        """Play a card out greedily, car by car, and return the final score."""
+        positions = observation.positions
+        for slot in range(len(play.cars)):
+            options = play.options(positions, slot)
+            if not options:
+                continue
+            positions = max(
+                (moved(positions, car, dest) for car, dest, _ in options),
+                key=lambda p: self.score(observation, p),
+            )
+        return self.score(observation, positions)
+
+    def _play(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
+        now = self.score(observation, observation.positions)
+        best: Action = legal[0]
+        best_gain = float("-inf")
+        for action in legal:
+            if isinstance(action, Decline):
+                gain = 0.0
+            elif isinstance(action, Play) and action.card in MOVES:
+                gain = self._greedy(observation, self._card_play(observation, action.card)) - now
+            else:
+                gain = -0.5  # a switch card: kept for when every movement card hurts
+            if gain > best_gain:
+                best, best_gain = action, gain
+        return best
+
+    def _move(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
+        track = self.track
+        assert track is not None
+        positions = observation.positions
+
+        def after(action: Action) -> float:
+            assert isinstance(action, Move)
+            to = FINISH if action.to == FINISH_ID else track.index[action.to]
+            return self.score(observation, moved(positions, action.car, to))
+
+        return max(legal, key=after)

@@ -1,4 +1,4 @@
-"""The deck and the money tables of Detroit-Cleveland Grand Prix, from ``data/detroit-cleveland.json``.
+"""Detroit-Cleveland's deck and money tables, from ``data/detroit-cleveland.json``.
 
 Cars are numbered in the rulebook's order, ``0``-``5``: yellow, blue, green, black, red,
 orange; ``WHITE`` (6) is the wildcard on movement cards. A card is its rulebook number,

@@ -7,7 +7,7 @@ from racedeck.games.detroit_cleveland.data import RACES
 from racedeck.games.detroit_cleveland.track import TrackData
 
 
-class DetroitClevelandOptions(Options):
+class DetroitClevelandOptions(Options, frozen=True):
     """How a Detroit-Cleveland match is played.
 
     ``track``: a built-in track (``detroit``, ``cleveland``) or the path of a track file.

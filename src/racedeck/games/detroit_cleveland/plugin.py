@@ -24,7 +24,9 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
         BotSpec(
             name="heuristic",
             factory=DetroitClevelandHeuristic,
-            description="bids from its hand's movement per colour, moves to help its cars and block rivals",
+            description=(
+                "bids from its hand's movement per colour; moves to help its cars and block rivals"
+            ),
             games=("detroit-cleveland",),
         )
     )

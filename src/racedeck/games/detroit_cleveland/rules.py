@@ -48,13 +48,13 @@ from racedeck.games.detroit_cleveland.data import (
 from racedeck.games.detroit_cleveland.events import (
     BidMade,
     BidPassed,
+    CarBought,
     CardPlayed,
     CarMoved,
     CarOffered,
     CarRefused,
     CarSkipped,
     CarUnowned,
-    CarBought,
     DetroitClevelandEvent,
     HandRevealed,
     RaceDealt,
@@ -125,7 +125,7 @@ def cars_of(state: State, seat: int) -> int:
 
 
 def must_sell(state: State) -> bool:
-    """True when every car left must go to a player still without one (each must buy one)."""
+    """Return True when every car left must go to a player still without one."""
     if state.options.no_car_required:
         return False
     left = len(state.bid_deck) + (1 if state.offer >= 0 else 0)
@@ -697,9 +697,7 @@ class DetroitCleveland(
             start_order=state.start_order,
             finished=state.finished,
             hand=hands[seat] if hands else (),
-            hands=tuple(
-                h if s == seat or s in revealed else None for s, h in enumerate(hands)
-            ),
+            hands=tuple(h if s == seat or s in revealed else None for s, h in enumerate(hands)),
             hand_sizes=tuple(len(h) for h in hands),
             played=state.played,
             offer=state.offer,
@@ -765,13 +763,13 @@ class DetroitCleveland(
         summary = []
         for race, places in enumerate(state.results):
             owners = state.owners[race]
-            summary.append(
-                f"race {race + 1}: "
-                + ", ".join(
-                    f"{data.CAR_NAMES[car]} ({'unowned' if owners[car] < 0 else f'seat {owners[car]}'})"
-                    for car in places
-                )
-            )
+            names = [
+                f"{data.CAR_NAMES[car]} ("
+                + ("unowned" if owners[car] < 0 else f"seat {owners[car]}")
+                + ")"
+                for car in places
+            ]
+            summary.append(f"race {race + 1}: " + ", ".join(names))
         summary.append("money: " + ", ".join(f"seat {s} ${m:,}" for s, m in enumerate(scores)))
         return Result(
             ranks=ranks_from_scores(scores), scores=scores, unit="dollars", summary=tuple(summary)

@@ -82,7 +82,7 @@ class DetroitClevelandState(msgspec.Struct, frozen=True, kw_only=True):
     """Per finished race, each car's owner."""
 
 
-class DetroitClevelandObservation(Observation, tag="detroit_cleveland"):
+class DetroitClevelandObservation(Observation, frozen=True, tag="detroit_cleveland"):
     """What one seat knows: its own hand and every public fact, no one else's cards.
 
     ``hands`` has an entry per seat: the seat's own hand, and the hands other seats showed

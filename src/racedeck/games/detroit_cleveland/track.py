@@ -65,7 +65,7 @@ class Track(msgspec.Struct, frozen=True):
     distances: tuple[float, ...]
     sections: tuple[str, ...]
     successors: tuple[tuple[int, ...], ...]
-    """Per space, the spaces one step ahead (straight, then diagonal); ``FINISH`` crosses the line."""
+    """Per space, the spaces one step ahead (straight, then diagonal); ``FINISH`` crosses."""
     start: tuple[int, ...]
     length: float
     """The distance of the finish line: one more than the farthest space."""
@@ -109,7 +109,9 @@ def compile_track(data: TrackData, origin: str) -> Track:
             for name in names:
                 j = index.get(name)
                 if j is None:
-                    raise DataError(f"{origin}: space {space.id!r}: {kind} names unknown space {name!r}")
+                    raise DataError(
+                        f"{origin}: space {space.id!r}: {kind} names unknown space {name!r}"
+                    )
                 if data.spaces[j].distance <= space.distance:
                     raise DataError(
                         f"{origin}: space {space.id!r} leads back to {name!r}: distance "
@@ -292,7 +294,7 @@ def build_track(
                         "diagonal": diagonal,
                     }
                 )
-    last_section, _, last_ids = layout[-1]
+    last_ids = layout[-1][2]
     finish = [names[-1] for names in last_ids.values()]
     raw = {
         "format": TRACK_FORMAT,
