@@ -3,13 +3,43 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
+from racedeck.bots.human import HumanBot
+from racedeck.bots.ismcts import Budget, Ismcts
 from racedeck.bots.random_bot import RandomBot
 from racedeck.core.bot import BotSpec
 from racedeck.hookspecs import hookimpl
 
+ISMCTS_BUDGETS: dict[str, tuple[Budget, str]] = {
+    "ismcts": (Budget(simulations=200), "200 simulations a decision"),
+    "ismcts-fast": (Budget(simulations=50), "50 simulations a decision"),
+    "ismcts-strong": (Budget(simulations=1000), "1000 simulations a decision"),
+    "ismcts-timed": (
+        Budget(simulations=None, seconds=0.5),
+        "0.5 s of wall clock a decision (not reproducible)",
+    ),
+}
+"""The registered ISMCTS variants: name, budget, what the budget is."""
+
 
 @hookimpl
 def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
-    """Register the random bot for every game."""
+    """Register the random, ISMCTS and human bots for every game."""
     register(BotSpec(name="random", factory=RandomBot, description="uniform over legal actions"))
+    for name, (budget, what) in ISMCTS_BUDGETS.items():
+        register(
+            BotSpec(
+                name=name,
+                factory=partial(Ismcts, budget),
+                description=f"information-set Monte Carlo tree search, {what}",
+            )
+        )
+    register(
+        BotSpec(
+            name="human",
+            factory=HumanBot,
+            description="a person at the terminal: numbered legal actions, typed choices",
+            time_limit=float("inf"),
+        )
+    )

@@ -1,0 +1,215 @@
+"""Information Set Monte Carlo Tree Search (single-observer ISMCTS), for any game.
+
+Each simulation samples a determinization (a state the bot cannot tell from the truth,
+see ``racedeck.bots.sampling``), walks the tree of actions from the root, adds one node,
+plays uniformly random actions to the end of the match and credits every seat's choices
+with that seat's reward. The tree is keyed by actions only (open loop): chance and the
+hidden cards differ from one simulation to the next. Choices are picked by UCB1 counted
+against how often each was *available*, since what is legal differs between samples. A
+sealed decision of several seats is decoupled: each seat picks from its own statistics,
+none sees the others' picks.
+
+The budget is counted in simulations or forward-model steps, so the bot is deterministic
+for a seed on every machine; a wall-clock budget exists too, and is not reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from racedeck.bots.sampling import Sampler, sampler_for
+from racedeck.core.bot import Bot, BotFault
+from racedeck.core.game import AnyGame
+from racedeck.core.model import ENGINE, Action, Observation, Options, Result
+from racedeck.core.rng import Rng
+from racedeck.core.runner import NO_CHANCE
+
+RANK_WEIGHT = 0.75
+"""How much of a simulation's reward is the finishing place; the rest is the score."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much searching one decision may do; the first limit reached stops it.
+
+    ``simulations`` and ``steps`` (forward-model calls of ``decide``) are reproducible;
+    ``seconds`` reads the clock, so play under it differs from run to run.
+    """
+
+    simulations: int | None = 200
+    steps: int | None = None
+    seconds: float | None = None
+    exploration: float = 0.7
+
+    def __post_init__(self) -> None:
+        if self.simulations is None and self.steps is None and self.seconds is None:
+            raise ValueError("an ISMCTS budget needs simulations, steps or seconds")
+
+
+class _Node:
+    """One point of the action tree: per acting seat, statistics of its choices."""
+
+    __slots__ = ("children", "tables")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, _Node] = {}
+        self.tables: dict[int, dict[Action, list[float]]] = {}
+
+
+def rewards(result: Result) -> list[float]:
+    """Return each seat's reward in [0, 1]: mostly its place, partly its share of the scores."""
+    ranks, scores = result.ranks, result.scores
+    players = len(ranks)
+    low, high = min(scores), max(scores)
+    spread = high - low
+    out = []
+    for rank, score in zip(ranks, scores, strict=True):
+        place = (players - rank) / (players - 1) if players > 1 else 1.0
+        share = (score - low) / spread if spread else 0.5
+        out.append(RANK_WEIGHT * place + (1 - RANK_WEIGHT) * share)
+    return out
+
+
+class Ismcts(Bot):
+    """Searches the game's forward model from sampled states; plays the most-tried action."""
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        self.budget = budget or Budget()
+        self.last_simulations = 0
+        self.last_steps = 0
+        self._game: AnyGame | None = None
+        self._sampler: Sampler | None = None
+        self._seat = 0
+        self._options: Options | None = None
+
+    def bind_game(self, game: AnyGame) -> None:
+        """Keep the rules to simulate with, and find how to sample the game's hidden parts."""
+        self._game = game
+        self._sampler = sampler_for(game)
+
+    def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
+        """Remember the seat and options; refuse a game it cannot sample."""
+        if self._game is None or self._sampler is None:
+            raise BotFault(
+                f"ismcts cannot play {game}: the game offers no sample_state to build "
+                "a state from an observation"
+            )
+        self._seat = seat
+        self._options = options
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        """Search within the budget and return the legal action tried most often."""
+        if len(legal) == 1:
+            return legal[0]
+        assert self._sampler is not None and self._game is not None
+        search_rng = random.Random(rng.getrandbits(64))
+        root = _Node()
+        budget = self.budget
+        deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
+        simulations = steps = 0
+        while True:
+            if budget.simulations is not None and simulations >= budget.simulations:
+                break
+            if budget.steps is not None and steps >= budget.steps:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            state = self._sampler(observation, self._options, self._seat, search_rng)
+            steps += self._simulate(root, state, search_rng)
+            simulations += 1
+        self.last_simulations, self.last_steps = simulations, steps
+        table = root.tables.get(self._seat, {})
+        best, most = legal[0], -1.0
+        for action in legal:
+            stats = table.get(action)
+            if stats is not None and stats[0] > most:
+                best, most = action, stats[0]
+        return best
+
+    def _simulate(self, root: _Node, state: Any, rng: random.Random) -> int:
+        """Run one simulation from ``state``; return how many forward-model steps it took."""
+        game = self._game
+        assert game is not None
+        next_step, legal_actions, decide, evolve = (
+            game.next_step,
+            game.legal_actions,
+            game.decide,
+            game.evolve,
+        )
+        exploration = self.budget.exploration
+        randbelow = rng.randrange
+        node: _Node | None = root
+        path: list[tuple[int, list[float]]] = []
+        steps = 0
+        while True:
+            step = next_step(state)
+            if step.engine:
+                for event in decide(state, ENGINE, None, rng):
+                    state = evolve(state, event)
+                steps += 1
+                continue
+            seats = step.seats
+            if not seats:
+                break
+            if node is not None:
+                joint = []
+                for seat in seats:
+                    table = node.tables.get(seat)
+                    if table is None:
+                        table = node.tables[seat] = {}
+                    action, stats = _select(table, legal_actions(state, seat), exploration, rng)
+                    joint.append(action)
+                    path.append((seat, stats))
+                key = joint[0] if len(joint) == 1 else tuple(joint)
+                child = node.children.get(key)
+                if child is None:
+                    node.children[key] = _Node()
+                    node = None
+                else:
+                    node = child
+            else:
+                joint = []
+                for seat in seats:
+                    legal = legal_actions(state, seat)
+                    joint.append(legal[randbelow(len(legal))])
+            for seat, action in zip(seats, joint, strict=True):
+                for event in decide(state, seat, action, NO_CHANCE):
+                    state = evolve(state, event)
+                steps += 1
+        reward = rewards(game.result(state))
+        for seat, stats in path:
+            stats[0] += 1
+            stats[1] += reward[seat]
+        return steps
+
+
+def _select(
+    table: dict[Action, list[float]], legal: Sequence[Action], exploration: float, rng: random.Random
+) -> tuple[Action, list[float]]:
+    """Pick an untried legal action at random, else the best by UCB1 over availability."""
+    untried = []
+    for action in legal:
+        stats = table.get(action)
+        if stats is None:
+            untried.append(action)
+        else:
+            stats[2] += 1
+    if untried:
+        action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+        stats = table[action] = [0, 0.0, 1]
+        return action, stats
+    best: Action = legal[0]
+    best_stats = table[best]
+    best_value = -math.inf
+    for action in legal:
+        stats = table[action]
+        visits = stats[0]
+        value = stats[1] / visits + exploration * math.sqrt(math.log(stats[2]) / visits)
+        if value > best_value:
+            best, best_stats, best_value = action, stats, value
+    return best, best_stats
