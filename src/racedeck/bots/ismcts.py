@@ -189,7 +189,10 @@ class Ismcts(Bot):
 
 
 def _select(
-    table: dict[Action, list[float]], legal: Sequence[Action], exploration: float, rng: random.Random
+    table: dict[Action, list[float]],
+    legal: Sequence[Action],
+    exploration: float,
+    rng: random.Random,
 ) -> tuple[Action, list[float]]:
     """Pick an untried legal action at random, else the best by UCB1 over availability."""
     untried = []

@@ -205,7 +205,15 @@ def run_match(
     bots: list[Bot] = [spec.factory() for spec in seats]
     try:
         return _play(
-            game, options, seats, bots, seed, writer, fault_policy, start_state, start_events,
+            game,
+            options,
+            seats,
+            bots,
+            seed,
+            writer,
+            fault_policy,
+            start_state,
+            start_events,
             seat_limits(seats, time_limit),
         )
     finally:
