@@ -75,7 +75,9 @@ def replay_events() -> int:
 def benchmarks() -> list[Benchmark]:
     return [
         Benchmark("famous-500: races, random bots, no logs", "races", races_without_logs, 3000),
-        Benchmark("famous-500: decisions, random bots, no logs", "decisions", decisions_without_logs),
+        Benchmark(
+            "famous-500: decisions, random bots, no logs", "decisions", decisions_without_logs
+        ),
         Benchmark("famous-500: races, random bots, writing logs", "races", races_with_logs),
         Benchmark("famous-500: replay (hash check + fold)", "events", replay_events),
     ]

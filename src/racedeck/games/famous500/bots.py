@@ -46,10 +46,14 @@ def typical_costs(setup: Setup) -> tuple[tuple[float, float, float], ...]:
     n = len(setup.speeds)
     out = []
     for kind in range(3):
-        out.append(
-            tuple(sum(setup.costs[i][kind][c] for i in range(n)) / n for c in range(3))
-        )
-    return tuple(out)  # type: ignore[return-value]
+        t, f, e = (sum(setup.costs[i][kind][c] for i in range(n)) / n for c in range(3))
+        out.append((t, f, e))
+    return tuple(out)
+
+
+def _worst(setup: Setup, kinds: Sequence[int], column: int) -> int:
+    """Return the most any card costs in ``column`` on one of these kinds of section."""
+    return max((max(cost[k][column] for cost in setup.costs) for k in set(kinds)), default=0)
 
 
 def remaining_sections(obs: Famous500Observation) -> list[tuple[int, int]]:
@@ -89,20 +93,26 @@ class Famous500Heuristic(Bot):
 
     # Car design --------------------------------------------------------------------------
     def _design(self, obs: Famous500Observation, legal: Sequence[Action]) -> Action:
+        """Engine for the whole race; Tires and Fuel to reach the first pit section (all
+        of the race without one); the rest in Speed, to be spent on cheap repairs."""
         setup = obs.setup
         typical = typical_costs(setup)
-        per_lap = [sum(typical[k][c] for k in setup.kinds) for c in range(3)]
         laps = setup.laps
-        if any(setup.pits):
-            want = [per_lap[0] * min(laps, STINT_LAPS), per_lap[1] * min(laps, STINT_LAPS)]
-            want.append(per_lap[2] * laps)
-        else:
-            want = [per_lap[c] * laps for c in range(3)]
+        kinds = setup.kinds
+        first_pit = setup.pits.index(True) if any(setup.pits) else -1
+        before = kinds if first_pit < 0 else kinds[:first_pit]
+        want = []
+        for c in range(3):
+            if c == 2 or first_pit < 0:
+                stretch = [*kinds] * laps
+            else:
+                stretch = list(before)
+            need = sum(typical[k][c] for k in stretch)
+            want.append(need + (_worst(setup, stretch, c) if stretch else 0))
         cols = [math.ceil(w) for w in want]
         total = setup.difficulty
         while sum(cols) > total:
-            # Trim the column with the most to spare relative to its want.
-            c = max(range(3), key=lambda i: (cols[i] - want[i] * 0.8) / max(want[i], 0.1))
+            c = max(range(3), key=lambda i: cols[i] * setup.repair[i])
             cols[c] -= 1
         design = Design(tires=cols[0], fuel=cols[1], engine=cols[2], speed=total - sum(cols))
         return design if design in legal else legal[0]
@@ -111,20 +121,25 @@ class Famous500Heuristic(Bot):
     def _needs(self, obs: Famous500Observation, to_end: bool) -> tuple[list[float], bool]:
         """Return what the sections after this one should cost, and whether a pit is left.
 
-        Unless ``to_end``, the horizon is the next pit section after this one.
+        The need is the average card's cost plus one worst section per column. Unless
+        ``to_end``, the horizon is the next pit section after this one.
         """
         setup = obs.setup
         typical = typical_costs(setup)
         need = [0.0, 0.0, 0.0]
         pit_left = False
+        stretch = []
         for _lap, section in remaining_sections(obs):
             if setup.pits[section]:
                 pit_left = True
                 if not to_end:
                     break
-            kind = setup.kinds[section]
+            stretch.append(setup.kinds[section])
+        for kind in stretch:
             for c in range(3):
                 need[c] += typical[kind][c]
+        for c in range(3):
+            need[c] += _worst(setup, stretch, c)
         return need, pit_left
 
     def _prices(self, obs: Famous500Observation) -> tuple[list[float], list[float]]:
@@ -186,21 +201,18 @@ class Famous500Heuristic(Bot):
             return min(pits, key=lambda a: a.card)
         spare, price = self._prices(obs)
         odds = self._card_odds(obs)
-        best = max(races, key=lambda a: (self._card_value(obs, a.card, odds, spare, price), -a.card))
-        if pits and self._card_value(obs, best.card, odds, spare, price) <= INFEASIBLE:
+        values = {a.card: self._card_value(obs, a.card, odds, spare, price) for a in races}
+        best = max(races, key=lambda a: (values[a.card], -a.card))
+        if pits and values[best.card] <= INFEASIBLE:
             return min(pits, key=lambda a: a.card)
         return best
 
-    def _repair_plan(self, obs: Famous500Observation) -> list[float]:
+    def _repair_plan(self, obs: Famous500Observation, to_end: bool = True) -> list[float]:
         """Return the Speed points each column should get to last the rest of the race."""
         setup = obs.setup
         car = obs.cars[obs.seat]
         assert car is not None
-        if obs.phase == "choose":
-            # Deciding to pit on this section: it costs nothing, so it counts for nothing.
-            need, _ = self._needs(obs, to_end=True)
-        else:
-            need, _ = self._needs(obs, to_end=True)
+        need, _ = self._needs(obs, to_end=to_end)
         return [max(0.0, need[c] - car[c]) / setup.repair[c] for c in range(3)]
 
     def _should_pit(self, obs: Famous500Observation) -> bool:
@@ -208,16 +220,17 @@ class Famous500Heuristic(Bot):
         assert car is not None
         if car[3] < 1:
             return False
-        plan = self._repair_plan(obs)
-        return sum(plan) >= PIT_WHEN_SHORT
+        if sum(self._repair_plan(obs, to_end=False)) > 0:
+            return True
+        return sum(self._repair_plan(obs)) >= PIT_WHEN_SHORT
 
     def _repair(self, obs: Famous500Observation, legal: Sequence[Action]) -> Action:
         plan = self._repair_plan(obs)
         column = max(range(3), key=lambda c: plan[c])
         if plan[column] > 0.34:
-            action = Repair(column=column)
-            if action in legal:
-                return action
+            repair = Repair(column=column)
+            if repair in legal:
+                return repair
         for action in legal:
             if isinstance(action, LeavePit):
                 return action
