@@ -124,6 +124,45 @@ def fork(
     typer.echo(f"log: {forked.path}")
 
 
+def chart(
+    log: LogArg,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="The chart to write: PATH.svg, or PATH.png.")
+    ],
+    json: JsonFlag = False,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """Draw a lap chart: every car's position after each lap or turn (PNG or SVG)."""
+    from racedeck.inspect.chart import lap_chart
+    from racedeck.inspect.output import write_whole
+    from racedeck.inspect.svg import chart_svg
+
+    suffix = out.suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise UsageError(f"--out must end in .svg or .png, got {out.name!r}")
+    data = lap_chart(registry(plugins_dir), log)
+    if suffix == ".png":
+        from racedeck.inspect.png import chart_png
+
+        payload = chart_png(data)
+    else:
+        payload = chart_svg(data).encode()
+    write_whole(out, payload)
+    if json:
+        emit_json(
+            {
+                "log": str(log),
+                "chart": str(out),
+                "ticks": data.ticks,
+                "cars": data.cars,
+                "positions": data.positions,
+                "series": data.series,
+            }
+        )
+    else:
+        typer.echo(f"chart: {out} ({len(data.ticks)} {data.axis} points, {len(data.cars)} cars)")
+
+
 def _check_seat(seat: int, players: int) -> None:
     if not 0 <= seat < players:
         raise UsageError(f"--seat {seat} does not exist: the match has seats 0 to {players - 1}")
@@ -133,3 +172,4 @@ def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
     app.command()(diff)
     app.command()(fork)
+    app.command()(chart)

@@ -1,0 +1,40 @@
+"""The generic picture: the game's own text, no drawing, no laps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from racedeck.core.game import AnyGame
+
+
+class Picture:
+    """What the viewers and charts know of one game; subclasses add drawing and laps.
+
+    Every method takes a *view*: the state (for the omniscient view) or an observation.
+    """
+
+    drawing = "text"
+    """The name of the page's drawing function for this game's scenes."""
+
+    def __init__(self, game: AnyGame) -> None:
+        self.game = game
+
+    def car_labels(self, view: Any) -> list[str]:
+        """Return a short label per car (or racer), by car number."""
+        return []
+
+    def standings(self, view: Any) -> list[int] | None:
+        """Return the cars from the leader back, or ``None`` when no race is running."""
+        return None
+
+    def tick(self, view: Any) -> str | None:
+        """Return the lap or turn in progress; the chart takes a point each time it changes."""
+        return None
+
+    def series(self, view: Any) -> dict[str, list[int]]:
+        """Return values per car worth charting over the race (such as a car sheet's columns)."""
+        return {}
+
+    def scene(self, view: Any) -> dict[str, Any]:
+        """Return what the page draws of this view (positions, hands, track), JSON-ready."""
+        return {}

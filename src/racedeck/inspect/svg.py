@@ -1,0 +1,114 @@
+"""A lap chart as SVG, written by hand: deterministic bytes and no dependency."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+
+from racedeck.inspect.chart import LapChart
+
+COLOURS = (
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#ff7f0e",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+    "#393b79",
+    "#637939",
+)
+"""One colour per car, in car order (repeating past twelve cars)."""
+
+_LEFT, _RIGHT, _TOP, _ROW, _STEP, _PANEL = 90, 90, 50, 28, 34, 120
+
+
+def colour(car: int) -> str:
+    """Return the colour of car ``car``."""
+    return COLOURS[car % len(COLOURS)]
+
+
+def chart_svg(chart: LapChart) -> str:
+    """Return the chart as an SVG document: positions on top, one panel per series below."""
+    cars, ticks = len(chart.cars), len(chart.ticks)
+    step = _STEP if ticks < 40 else max(6, 1400 // max(ticks, 1))
+    width = _LEFT + _RIGHT + step * max(ticks - 1, 1)
+    top_height = _TOP + _ROW * max(cars - 1, 1) + 40
+    height = top_height + (_PANEL + 30) * len(chart.series) + 10
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{width // 2}" y="20" text-anchor="middle" font-size="14">'
+        f"{escape(chart.title)}</text>",
+    ]
+
+    def x(i: int) -> int:
+        return _LEFT + step * i
+
+    def y(place: int) -> int:
+        return _TOP + _ROW * (place - 1)
+
+    for place in range(1, cars + 1):
+        out.append(f'<text x="{_LEFT - 60}" y="{y(place) + 4}" fill="#555">P{place}</text>')
+        out.append(
+            f'<line x1="{_LEFT}" y1="{y(place)}" x2="{x(ticks - 1)}" y2="{y(place)}" '
+            'stroke="#eee"/>'
+        )
+    label_every = max(1, ticks // 30)
+    for i, tick in enumerate(chart.ticks):
+        if i % label_every == 0 or i == ticks - 1:
+            out.append(
+                f'<text x="{x(i)}" y="{top_height - 15}" text-anchor="middle" fill="#555">'
+                f"{escape(tick)}</text>"
+            )
+    out.append(
+        f'<text x="{_LEFT - 60}" y="{top_height - 15}" fill="#555">{escape(chart.axis)}</text>'
+    )
+    for car, label in enumerate(chart.cars):
+        points = [(x(i), y(row[car])) for i, row in enumerate(chart.positions) if row[car]]
+        if not points:
+            continue
+        path = " ".join(f"{px},{py}" for px, py in points)
+        out.append(
+            f'<polyline points="{path}" fill="none" stroke="{colour(car)}" stroke-width="2.5"/>'
+        )
+        for px, py in points:
+            out.append(f'<circle cx="{px}" cy="{py}" r="3" fill="{colour(car)}"/>')
+        end_x, end_y = points[-1]
+        out.append(
+            f'<text x="{end_x + 8}" y="{end_y + 4}" fill="{colour(car)}">{escape(label)}</text>'
+        )
+    panel_top = top_height
+    for name, rows in chart.series.items():
+        out.extend(_panel(name, rows, chart.cars, panel_top, x))
+        panel_top += _PANEL + 30
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _panel(
+    name: str, rows: list[list[int]], cars: list[str], top: int, x: Callable[[int], int]
+) -> list[str]:
+    """Return one series panel: a line per car over the ticks."""
+    low = min(min(row) for row in rows)
+    high = max(max(row) for row in rows)
+    span = max(high - low, 1)
+
+    def y(value: int) -> int:
+        return top + 20 + round((high - value) * _PANEL / span)
+
+    out = [
+        f'<text x="{_LEFT - 80}" y="{top + 14}" font-weight="bold">{escape(name)}</text>',
+        f'<text x="{_LEFT - 30}" y="{y(high) + 4}" fill="#555">{high}</text>',
+        f'<text x="{_LEFT - 30}" y="{y(low) + 4}" fill="#555">{low}</text>',
+    ]
+    for car in range(len(cars)):
+        path = " ".join(f"{x(i)},{y(row[car])}" for i, row in enumerate(rows))
+        out.append(
+            f'<polyline points="{path}" fill="none" stroke="{colour(car)}" stroke-width="2"/>'
+        )
+    return out
