@@ -93,8 +93,11 @@ class Famous500Heuristic(Bot):
 
     # Car design --------------------------------------------------------------------------
     def _design(self, obs: Famous500Observation, legal: Sequence[Action]) -> Action:
-        """Engine for the whole race; Tires and Fuel to reach the first pit section (all
-        of the race without one); the rest in Speed, to be spent on cheap repairs."""
+        """Design the car for the track's sections and pit stops.
+
+        Engine for the whole race; Tires and Fuel to reach the first pit section (all of
+        the race without one); the rest in Speed, to be spent on cheap repairs.
+        """
         setup = obs.setup
         typical = typical_costs(setup)
         laps = setup.laps
@@ -103,10 +106,8 @@ class Famous500Heuristic(Bot):
         before = kinds if first_pit < 0 else kinds[:first_pit]
         want = []
         for c in range(3):
-            if c == 2 or first_pit < 0:
-                stretch = [*kinds] * laps
-            else:
-                stretch = list(before)
+            whole_race = c == 2 or first_pit < 0
+            stretch = [*kinds] * laps if whole_race else list(before)
             need = sum(typical[k][c] for k in stretch)
             want.append(need + (_worst(setup, stretch, c) if stretch else 0))
         cols = [math.ceil(w) for w in want]
