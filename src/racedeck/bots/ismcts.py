@@ -106,7 +106,8 @@ class Ismcts(Bot):
         """Search within the budget and return the legal action tried most often."""
         if len(legal) == 1:
             return legal[0]
-        assert self._sampler is not None and self._game is not None
+        sampler, options = self._sampler, self._options
+        assert sampler is not None and options is not None
         search_rng = random.Random(rng.getrandbits(64))
         root = _Node()
         budget = self.budget
@@ -119,7 +120,7 @@ class Ismcts(Bot):
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            state = self._sampler(observation, self._options, self._seat, search_rng)
+            state = sampler(observation, options, self._seat, search_rng)
             steps += self._simulate(root, state, search_rng)
             simulations += 1
         self.last_simulations, self.last_steps = simulations, steps
