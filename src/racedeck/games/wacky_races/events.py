@@ -1,0 +1,240 @@
+"""Everything that can happen in a Wacky Races match.
+
+Cars are numbered 0-5 within a race: car ``s`` is seat ``s``'s racer for every seat, the
+cars after them are the neutral racers. Events carry outcomes (where a racer ended up,
+which card was drawn), so folding them never repeats a rule or draws a random number.
+"""
+
+from __future__ import annotations
+
+from racedeck.core.model import Event
+
+
+class RacerChosen(Event, tag="racer_chosen"):
+    """A seat took a racer."""
+
+    seat: int
+    racer: int
+
+
+class RaceSetUp(Event, tag="race_set_up"):
+    """A race's circuit was drawn and the field placed on the starting grid.
+
+    ``tiles`` is the tile code of every position, grid to finish; ``field`` the racer of
+    every car (players' cars first, then the neutral racers); ``grid`` each car's grid
+    position, in the order the cars took their slots.
+    """
+
+    race: int
+    tiles: tuple[int, ...]
+    field: tuple[int, ...]
+    grid: tuple[int, ...]
+    slot_order: tuple[int, ...]
+    first_seat: int
+    deck: tuple[int, ...]
+    """The shuffled movement deck, drawn from its end."""
+    trap_deck: tuple[int, ...]
+    """The shuffled trap deck, drawn from its end."""
+
+
+class CardsDrawn(Event, tag="cards_drawn"):
+    """A seat drew movement cards from the end of the draw pile into its hand."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+class DeckReshuffled(Event, tag="deck_reshuffled"):
+    """The empty draw pile was replaced by the discard pile but its top card, shuffled."""
+
+    order: tuple[int, ...]
+
+
+class StepPlayed(Event, tag="step_played"):
+    """A seat spent ``cards`` from its hand and its racer stepped forward to ``to``."""
+
+    seat: int
+    cards: tuple[int, ...]
+    to: int
+
+
+class RacerMoved(Event, tag="racer_moved"):
+    """A racer was moved other than by its own step; ``cause`` says why."""
+
+    car: int
+    to: int
+    cause: str
+
+
+class AdvantageUsed(Event, tag="advantage_used"):
+    """A seat exhausted one of its advantages to use it."""
+
+    seat: int
+    advantage: int
+    target: int = -1
+
+
+class AdvantageExhausted(Event, tag="advantage_exhausted"):
+    """A seat's advantage was turned face down by something else (a trap)."""
+
+    seat: int
+    advantage: int
+    cause: str
+
+
+class AdvantageRefreshed(Event, tag="advantage_refreshed"):
+    """A seat's exhausted advantage was turned face up again."""
+
+    seat: int
+    advantage: int
+    cause: str
+
+
+class GasStationReached(Event, tag="gas_station_reached"):
+    """The last racer reached the gas station: each seat refreshed one advantage (-1: none)."""
+
+    refreshed: tuple[int, ...]
+
+
+class TrapSprung(Event, tag="trap_sprung"):
+    """A racer entered a trap's position: the trap is revealed and discarded.
+
+    ``advantage`` is the racer's advantage that cancelled it (and is now exhausted), or -1
+    when the racer suffers the trap.
+    """
+
+    car: int
+    position: int
+    trap: int
+    advantage: int = -1
+
+
+class TrapRemoved(Event, tag="trap_removed"):
+    """An advantage removed a face-down trap; it is revealed and discarded."""
+
+    position: int
+    trap: int
+
+
+class TrapLaid(Event, tag="trap_laid"):
+    """Dick Dastardly laid a face-down trap on his position."""
+
+    position: int
+    trap: int
+
+
+class TrapsReshuffled(Event, tag="traps_reshuffled"):
+    """The trap deck ran out: the discarded traps, shuffled, became the trap deck again."""
+
+    order: tuple[int, ...]
+
+
+class DastardlyMoved(Event, tag="dastardly_moved"):
+    """Dick Dastardly and Muttley moved to ``to`` (-1 is the space behind the grid)."""
+
+    to: int
+    cause: str
+
+
+class TilesSwapped(Event, tag="tiles_swapped"):
+    """Sawtooth swapped the tile at ``position`` with the one ahead; traps went with them."""
+
+    position: int
+
+
+class CardTaken(Event, tag="card_taken"):
+    """A card left ``source``'s hand for ``taker``'s (-1: to the discard pile)."""
+
+    source: int
+    taker: int
+    card: int
+    cause: str
+
+
+class HandDiscarded(Event, tag="hand_discarded"):
+    """A seat lost cards from its hand to the discard pile."""
+
+    seat: int
+    cards: tuple[int, ...]
+    cause: str
+
+
+class Glued(Event, tag="glued"):
+    """A seat's next refill stops at two cards (the Glue Trap); ``on=False`` once it has."""
+
+    seat: int
+    on: bool = True
+
+
+class TaskQueued(Event, tag="task_queued"):
+    """A seat's action needs chance (a draw, a steal, a magnet): the engine does it next."""
+
+    kind: str
+    seat: int
+    target: int = -1
+
+
+class TasksDone(Event, tag="tasks_done"):
+    """The engine finished the chance work the seats' actions queued."""
+
+
+class TurnStarted(Event, tag="turn_started"):
+    """It is ``seat``'s turn, in round ``round`` of the race."""
+
+    seat: int
+    round: int
+
+
+class TurnEnded(Event, tag="turn_ended"):
+    """A seat's turn ended: by choice, by a trap, or with nothing left to do."""
+
+    seat: int
+    reason: str
+
+
+class NeutralsMoving(Event, tag="neutrals_moving"):
+    """The round is over: the neutral racers move."""
+
+
+class NeutralCardDrawn(Event, tag="neutral_card_drawn"):
+    """A movement card drawn for the neutral racers; it goes to the discard pile."""
+
+    card: int
+
+
+class RaceEnded(Event, tag="race_ended"):
+    """A racer reached the finish: every car's place, and championship points per seat."""
+
+    race: int
+    order: tuple[int, ...]
+    points: tuple[int, ...]
+
+
+WackyEvent = (
+    RacerChosen
+    | RaceSetUp
+    | CardsDrawn
+    | DeckReshuffled
+    | StepPlayed
+    | RacerMoved
+    | AdvantageUsed
+    | AdvantageExhausted
+    | AdvantageRefreshed
+    | GasStationReached
+    | TrapSprung
+    | TrapRemoved
+    | TrapLaid
+    | TrapsReshuffled
+    | DastardlyMoved
+    | TilesSwapped
+    | CardTaken
+    | HandDiscarded
+    | Glued
+    | TaskQueued
+    | TasksDone
+    | TurnStarted
+    | TurnEnded
+    | NeutralsMoving
+    | NeutralCardDrawn
+    | RaceEnded
+)
