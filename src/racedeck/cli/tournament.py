@@ -1,9 +1,320 @@
-"""Commands of the tournament group; `register` adds them to the racedeck app."""
+"""Commands of the tournament group, and the gate; ``register`` adds them to the app.
+
+``racedeck tournament GAME ...`` runs a tournament, ``tournament resume DB`` finishes one,
+``tournament report DB`` prints its standings, ``gate GAME ...`` runs the sequential test.
+"""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
 import typer
+from typer.core import TyperGroup
+
+from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
+from racedeck.core.errors import RacedeckError, UsageError
+from racedeck.tournament.executors import make_executor
+from racedeck.tournament.gate import NOT_BETTER, UNDECIDED, Sprt, run_gate
+from racedeck.tournament.page import write_page
+from racedeck.tournament.plan import default_db_path, plan_tournament, with_log_dir
+from racedeck.tournament.progress import ProgressBar
+from racedeck.tournament.record import MatchRecord
+from racedeck.tournament.report import standings_json, standings_table
+from racedeck.tournament.run import play
+from racedeck.tournament.standings import compute_standings
+from racedeck.tournament.store import Store
+
+
+class _TournamentGroup(TyperGroup):
+    """``tournament GAME ...`` runs a tournament; ``resume`` and ``report`` are subcommands."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and not args[0].startswith("-") and args[0] not in self.commands:
+            args = [_RUN, *args]
+        return super().parse_args(ctx, args)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        name, command, rest = super().resolve_command(ctx, args)
+        if name == _RUN:
+            # Usage lines then read "racedeck tournament GAME ...", as the command is typed.
+            return "", command, rest
+        return name, command, rest
+
+
+_RUN = "run"
+
+
+class GateVerdict(RacedeckError):
+    """The gate did not find the candidate better: exit 1 when it is not, 2 when undecided."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+tournament_app = typer.Typer(
+    cls=_TournamentGroup,
+    help=(
+        "Run a tournament between bots: racedeck tournament GAME --bot A --bot B ..."
+        " (see racedeck tournament GAME --help); resume or report one from its database."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+Workers = Annotated[
+    int | None, typer.Option("--workers", "-w", help="Worker processes (default: the CPU count).")
+]
+ExecutorKind = Annotated[
+    str, typer.Option("--executor", help="Where matches run: local processes, or ray.")
+]
+RayAddress = Annotated[
+    str | None, typer.Option("--ray-address", help="Join this Ray cluster (default: a local one).")
+]
+
+
+def _match_line(record: MatchRecord) -> dict[str, Any]:
+    line: dict[str, Any] = {"kind": "match"}
+    line.update(msgspec.to_builtins(record))
+    return line
+
+
+def _play_store(
+    store: Store, executor_kind: str, workers: int | None, ray: str | None, json: bool
+) -> None:
+    done = store.count()
+    bar = (
+        ProgressBar(store.spec.matches, done, sys.stderr)
+        if sys.stderr.isatty() and not json
+        else None
+    )
+
+    def on_record(record: MatchRecord) -> None:
+        if json:
+            emit_json(_match_line(record))
+        if bar is not None:
+            bar.advance()
+
+    try:
+        with make_executor(executor_kind, workers, ray) as executor:
+            play(store, executor, on_record)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"\nracedeck: resume with: racedeck tournament resume {store.path}\n")
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    _print_standings(store, json)
+
+
+def _print_standings(store: Store, json: bool) -> None:
+    standings = compute_standings(store.spec, store.records())
+    if json:
+        line = standings_json(standings)
+        line["db"] = str(store.path)
+        emit_json(line)
+    else:
+        typer.echo(standings_table(standings))
+        typer.echo(f"\ndatabase: {store.path}")
+
+
+@tournament_app.command(_RUN, hidden=True)
+def run_command(
+    game: Annotated[str, typer.Argument(help="The game, as `racedeck games` names it.")],
+    bot: Annotated[list[str], typer.Option("--bot", "-b", help="A bot to enter; repeat for more.")],
+    matches: Annotated[
+        int | None,
+        typer.Option(
+            "--matches", "-n", help="Matches to play (default: whole cycles, at least 100)."
+        ),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option(help="The tournament seed; each match's derives from it.")
+    ] = 0,
+    format: Annotated[
+        str, typer.Option("--format", "-f", help="round-robin, duplicate or gauntlet (first bot).")
+    ] = "round-robin",
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Seats per match (default: one per bot).")
+    ] = None,
+    option: OptionList = None,
+    workers: Workers = None,
+    executor: ExecutorKind = "local",
+    ray_address: RayAddress = None,
+    db: Annotated[
+        Path | None, typer.Option("--db", help="The tournament database (default: in logs/).")
+    ] = None,
+    keep_logs: Annotated[
+        str, typer.Option("--keep-logs", help="Match logs to keep: none, all or failures.")
+    ] = "none",
+    fault_policy: Annotated[
+        str, typer.Option(help="What a bot's crash or illegal action costs: forfeit or substitute.")
+    ] = "forfeit",
+    json: JsonFlag = False,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """Run a tournament and print the standings; one JSON line a match with --json."""
+    reg = registry(plugins_dir)
+    spec = plan_tournament(
+        reg,
+        game,
+        bot,
+        matches=matches,
+        seed=seed,
+        format=format,
+        players=players,
+        options=parse_options(option),
+        fault_policy=fault_policy,
+        keep_logs=keep_logs,
+        plugins_dir=plugins_dir,
+    )
+    path = db or default_db_path(spec)
+    spec = with_log_dir(spec, path)
+    if path.exists():
+        store = Store.open(path)
+        if store.spec != spec:
+            store.close()
+            raise UsageError(
+                f"{path} holds another tournament; choose another --db, or continue it with"
+                f" racedeck tournament resume {path}"
+            )
+        if not json:
+            typer.echo(
+                f"continuing {path}: {store.count()} of {spec.matches} matches recorded", err=True
+            )
+    else:
+        store = Store.create(path, spec)
+    with store:
+        _play_store(store, executor, workers, ray_address, json)
+
+
+@tournament_app.command("resume")
+def resume_command(
+    db: Annotated[Path, typer.Argument(help="The tournament database to finish.")],
+    workers: Workers = None,
+    executor: ExecutorKind = "local",
+    ray_address: RayAddress = None,
+    json: JsonFlag = False,
+) -> None:
+    """Play the matches a stopped tournament is missing, then print the standings."""
+    with Store.open(db) as store:
+        _play_store(store, executor, workers, ray_address, json)
+
+
+@tournament_app.command("report")
+def report_command(
+    db: Annotated[Path, typer.Argument(help="The tournament database.")],
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Also write a self-contained report page here.")
+    ] = None,
+    json: JsonFlag = False,
+) -> None:
+    """Print a tournament's standings; with --html, also write a page with plots."""
+    with Store.open(db) as store:
+        standings = compute_standings(store.spec, store.records())
+    if html is not None:
+        write_page(standings, html)
+    if json:
+        line = standings_json(standings)
+        line["db"] = str(db)
+        line["html"] = str(html) if html else None
+        emit_json(line)
+        return
+    typer.echo(standings_table(standings))
+    if html is not None:
+        typer.echo(f"\nreport page: {html}")
+
+
+def gate_command(
+    game: Annotated[str, typer.Argument(help="The game, as `racedeck games` names it.")],
+    candidate: Annotated[
+        str, typer.Option("--candidate", "-a", help="The bot that should be better.")
+    ],
+    baseline: Annotated[str, typer.Option("--baseline", "-b", help="The bot to beat.")],
+    field: Annotated[
+        str | None,
+        typer.Option("--field", help="The bot in every other seat (default: the baseline)."),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Seats per match (default: the fewest).")
+    ] = None,
+    alpha: Annotated[
+        float, typer.Option(help="Chance of calling it better when it is not.")
+    ] = 0.05,
+    beta: Annotated[float, typer.Option(help="Chance of missing a real margin.")] = 0.05,
+    margin: Annotated[
+        float,
+        typer.Option(
+            help="The margin to detect: the candidate wins 0.5 + MARGIN of decisive deals."
+        ),
+    ] = 0.1,
+    max_matches: Annotated[
+        int, typer.Option("--max-matches", help="Give up undecided after this many matches.")
+    ] = 2000,
+    seed: Annotated[int, typer.Option(help="The gate's seed; each deal's derives from it.")] = 0,
+    option: OptionList = None,
+    workers: Workers = None,
+    executor: ExecutorKind = "local",
+    ray_address: RayAddress = None,
+    json: JsonFlag = False,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """Is CANDIDATE better than BASELINE? Exit 0 if so, 1 if not, 2 if undecided at the limit."""
+    if candidate == baseline:
+        raise UsageError("--candidate and --baseline must be different bots")
+    try:
+        sprt = Sprt(alpha=alpha, beta=beta, p1=0.5 + margin)
+    except ValueError as exc:
+        raise UsageError(f"gate: {exc}") from None
+    reg = registry(plugins_dir)
+    game_type = reg.game(game)
+    spec = plan_tournament(
+        reg,
+        game,
+        [candidate, baseline, field or baseline],
+        matches=max_matches,
+        seed=seed,
+        format="gate",
+        players=players if players is not None else max(2, game_type.min_players),
+        options=parse_options(option),
+        plugins_dir=plugins_dir,
+    )
+    if spec.matches < 2:
+        raise UsageError("--max-matches must be at least 2 (one deal)")
+    with make_executor(executor, workers, ray_address) as running:
+        result = run_gate(
+            spec, running, sprt, (lambda r: emit_json(_match_line(r))) if json else None
+        )
+    if json:
+        emit_json(
+            {
+                "kind": "gate",
+                "decision": result.decision,
+                "candidate": candidate,
+                "baseline": baseline,
+                "matches": result.matches,
+                "deals": result.deals,
+                "wins": sprt.wins,
+                "losses": sprt.losses,
+                "draws": sprt.draws,
+                "errors": result.errors,
+                "llr": sprt.llr,
+                "bounds": [sprt.lower, sprt.upper],
+                "verdict": result.verdict(),
+            }
+        )
+    else:
+        typer.echo(result.verdict())
+    if result.decision == NOT_BETTER:
+        raise GateVerdict(f"gate failed: {candidate} is not better than {baseline}", 1)
+    if result.decision == UNDECIDED:
+        raise GateVerdict(f"gate undecided after {result.matches} matches", 2)
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to ``app``."""
+    """Add the ``tournament`` group and the ``gate`` command to ``app``."""
+    app.add_typer(tournament_app, name="tournament")
+    app.command("gate")(gate_command)

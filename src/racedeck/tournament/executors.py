@@ -1,0 +1,172 @@
+"""Executors: where batches of matches run. Local processes by default, Ray on demand.
+
+An executor takes an iterator of batches (lists of match indices) and yields each batch's
+records as it finishes, in whatever order the workers finish them. Results never depend on
+that order: records carry their index, and everything computed from them is computed in
+index order. Only a bounded number of batches is in flight at once, so memory stays flat
+however long the schedule is; closing the iterator early (the gate does) cancels the rest.
+"""
+
+from __future__ import annotations
+
+import abc
+import importlib
+import multiprocessing
+import os
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+from racedeck.core.errors import UsageError
+from racedeck.tournament.record import MatchRecord
+from racedeck.tournament.spec import TournamentSpec
+from racedeck.tournament.worker import run_batch
+
+EXECUTORS: tuple[str, ...] = ("local", "ray")
+
+Batch = list[int]
+
+
+def default_workers() -> int:
+    """Return the number of CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+class Executor(abc.ABC):
+    """Runs batches of a tournament's matches on some workers."""
+
+    workers: int
+
+    @abc.abstractmethod
+    def run(self, spec: TournamentSpec, batches: Iterable[Batch]) -> Iterator[list[MatchRecord]]:
+        """Yield the records of each batch as it finishes."""
+
+    def close(self) -> None:  # noqa: B027 - most executors have nothing to release
+        """Release the workers."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class InlineExecutor(Executor):
+    """Runs every batch in this process, one after another: the one-worker executor."""
+
+    workers = 1
+
+    def run(self, spec: TournamentSpec, batches: Iterable[Batch]) -> Iterator[list[MatchRecord]]:
+        """Yield the records of each batch, played here."""
+        for batch in batches:
+            yield run_batch(spec, batch)
+
+
+class LocalExecutor(Executor):
+    """Runs batches on a pool of worker processes on this machine.
+
+    Workers are started with ``spawn``, so each loads its plugins afresh, exactly as a
+    remote Ray worker does, and nothing of the parent's state leaks into a match.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+        )
+
+    def run(self, spec: TournamentSpec, batches: Iterable[Batch]) -> Iterator[list[MatchRecord]]:
+        """Yield the records of each batch as a worker finishes it."""
+        source = iter(batches)
+        pending: set[Future[list[MatchRecord]]] = set()
+        try:
+            for batch in source:
+                pending.add(self._pool.submit(run_batch, spec, batch))
+                if len(pending) >= 2 * self.workers:
+                    break
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    batch = next(source, [])
+                    if batch:
+                        pending.add(self._pool.submit(run_batch, spec, batch))
+                    yield future.result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class RayExecutor(Executor):
+    """Runs batches as Ray tasks, on a local Ray instance or a cluster at ``address``.
+
+    Without an address it starts a local instance limited to ``workers`` CPUs and stops it
+    on close; with one it joins that cluster, whose nodes must have racedeck (and any
+    plugins the tournament uses) installed.
+    """
+
+    def __init__(self, workers: int | None, address: str | None = None) -> None:
+        try:
+            ray: Any = importlib.import_module("ray")
+        except ImportError:
+            raise UsageError("--executor ray needs Ray: pip install 'racedeck[ray]'") from None
+        self._ray = ray
+        self._started = False
+        if not ray.is_initialized():
+            ray.init(
+                address=address,
+                num_cpus=None if address else (workers or default_workers()),
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
+            self._started = True
+        self.workers = workers or int(ray.cluster_resources().get("CPU", 1))
+        self._task = ray.remote(run_batch)
+
+    def run(self, spec: TournamentSpec, batches: Iterable[Batch]) -> Iterator[list[MatchRecord]]:
+        """Yield the records of each batch as a Ray task finishes it."""
+        ray = self._ray
+        source = iter(batches)
+        spec_ref = ray.put(spec)
+        pending: list[Any] = []
+        try:
+            for batch in source:
+                pending.append(self._task.remote(spec_ref, batch))
+                if len(pending) >= 2 * self.workers:
+                    break
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                batch = next(source, [])
+                if batch:
+                    pending.append(self._task.remote(spec_ref, batch))
+                yield ray.get(done[0])
+        finally:
+            for ref in pending:
+                ray.cancel(ref)
+
+    def close(self) -> None:
+        """Stop the local Ray instance this executor started."""
+        if self._started:
+            self._ray.shutdown()
+            self._started = False
+
+
+def make_executor(kind: str, workers: int | None, address: str | None = None) -> Executor:
+    """Return the executor ``kind`` names with ``workers`` workers (CPU count by default)."""
+    if kind not in EXECUTORS:
+        raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got {kind!r}")
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {workers}")
+    if address is not None and kind != "ray":
+        raise UsageError("--ray-address needs --executor ray")
+    if kind == "ray":
+        return RayExecutor(workers, address)
+    count = workers or default_workers()
+    return InlineExecutor() if count == 1 else LocalExecutor(count)

@@ -1,0 +1,184 @@
+"""The sequential gate: is the candidate better than the baseline? Asked with Wald's SPRT.
+
+Matches come in *deals*: two matches on one seed, the candidate and the baseline swapping
+seats, so both are dealt the same cards from the same seats. A deal is won by the bot that
+finished ahead of the other more often over its two matches; a deal they split is a draw
+and tells nothing about which is better, so it is left out (the sign test). Decisive deals
+are then independent Bernoulli trials with the candidate's chance ``p`` of winning one, and
+the SPRT weighs ``H0: p = p0`` ("not better", ``p0 = 0.5``) against ``H1: p = p1``
+("better by a margin", ``p1 = 0.5 + delta``) after every deal, stopping as soon as the log
+likelihood ratio leaves ``(log(beta / (1 - alpha)), log((1 - beta) / alpha))``. Under
+either hypothesis the chances of the wrong verdict are at most ``alpha`` (calling it better
+when it is not) and ``beta`` (missing a real margin); a match limit bounds the run.
+
+Deals are judged strictly in index order, whatever order the workers finish them in, so
+the verdict and the number of matches it took are the same with any executor.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from racedeck.tournament.executors import Batch, Executor
+from racedeck.tournament.record import ERROR, MatchRecord
+from racedeck.tournament.schedule import Schedule
+from racedeck.tournament.spec import TournamentSpec
+
+BETTER = "better"
+NOT_BETTER = "not better"
+UNDECIDED = "undecided"
+
+GATE_BATCH = 4
+"""Matches (two deals) a task plays: small, so little runs past the verdict."""
+
+
+@dataclass
+class Sprt:
+    """Wald's sequential probability ratio test on decisive deals."""
+
+    alpha: float = 0.05
+    beta: float = 0.05
+    p0: float = 0.5
+    p1: float = 0.6
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0 < self.alpha < 0.5 or not 0 < self.beta < 0.5:
+            raise ValueError("alpha and beta must be between 0 and 0.5")
+        if not 0 < self.p0 < self.p1 < 1:
+            raise ValueError("the margin must put p1 between 0.5 and 1")
+
+    @property
+    def lower(self) -> float:
+        """The bound under which H0 (not better) is accepted."""
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """The bound over which H1 (better) is accepted."""
+        return math.log((1 - self.beta) / self.alpha)
+
+    @property
+    def llr(self) -> float:
+        """The log likelihood ratio of H1 against H0 so far."""
+        return self.wins * math.log(self.p1 / self.p0) + self.losses * math.log(
+            (1 - self.p1) / (1 - self.p0)
+        )
+
+    def add(self, candidate_points: float) -> None:
+        """Count one deal, given the candidate's points over its two matches (0 to 2)."""
+        if candidate_points > 1:
+            self.wins += 1
+        elif candidate_points < 1:
+            self.losses += 1
+        else:
+            self.draws += 1
+
+    @property
+    def decision(self) -> str:
+        """``better``, ``not better``, or ``undecided`` while between the bounds."""
+        llr = self.llr
+        if llr >= self.upper:
+            return BETTER
+        if llr <= self.lower:
+            return NOT_BETTER
+        return UNDECIDED
+
+
+@dataclass
+class GateResult:
+    """How a gate ended and the figures behind the verdict."""
+
+    candidate: str
+    baseline: str
+    decision: str
+    matches: int
+    deals: int
+    errors: int
+    sprt: Sprt
+    limit: int
+
+    def verdict(self) -> str:
+        """Return the one-line verdict with its figures."""
+        s = self.sprt
+        decisive = s.wins + s.losses
+        share = f"{100 * s.wins / decisive:.1f}%" if decisive else "-"
+        if self.decision == BETTER:
+            head = f"{self.candidate} is better than {self.baseline}"
+        elif self.decision == NOT_BETTER:
+            head = f"{self.candidate} is not better than {self.baseline}"
+        else:
+            head = f"undecided at the limit of {self.limit} matches"
+        errors = f", {self.errors} unplayable matches" if self.errors else ""
+        return (
+            f"gate: {head}: after {self.matches} matches ({self.deals} deals) "
+            f"{self.candidate} won {s.wins} of {decisive} decisive deals ({share}), "
+            f"{s.draws} split{errors}; LLR {s.llr:.2f} in bounds [{s.lower:.2f}, {s.upper:.2f}] "
+            f"(alpha {s.alpha}, beta {s.beta}, p1 {s.p1:.2f})"
+        )
+
+
+def _batches(limit: int) -> Iterator[Batch]:
+    for first in range(0, limit, GATE_BATCH):
+        yield list(range(first, min(first + GATE_BATCH, limit)))
+
+
+def candidate_points(schedule: Schedule, record: MatchRecord) -> float:
+    """Return 1 when the candidate finished ahead of the baseline, 0.5 when level, else 0."""
+    mine, theirs = schedule.gate_seats(record.index)
+    if record.ranks[mine] < record.ranks[theirs]:
+        return 1.0
+    return 0.5 if record.ranks[mine] == record.ranks[theirs] else 0.0
+
+
+def run_gate(
+    spec: TournamentSpec,
+    executor: Executor,
+    sprt: Sprt,
+    on_record: Callable[[MatchRecord], None] | None = None,
+) -> GateResult:
+    """Play deals in order until the SPRT decides or ``spec.matches`` is reached."""
+    schedule = Schedule(spec)
+    limit = spec.matches - spec.matches % 2
+    waiting: dict[int, MatchRecord] = {}
+    judged = 0
+    errors = 0
+    decision = UNDECIDED
+    results = executor.run(spec, _batches(limit))
+    try:
+        for records in results:
+            for record in records:
+                waiting[record.index] = record
+            while judged in waiting and judged + 1 in waiting:
+                pair = (waiting.pop(judged), waiting.pop(judged + 1))
+                judged += 2
+                for record in pair:
+                    if on_record is not None:
+                        on_record(record)
+                if any(r.status == ERROR for r in pair):
+                    errors += sum(r.status == ERROR for r in pair)
+                    continue
+                sprt.add(sum(candidate_points(schedule, r) for r in pair))
+                decision = sprt.decision
+                if decision != UNDECIDED:
+                    break
+            if decision != UNDECIDED:
+                break
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
+    return GateResult(
+        candidate=spec.bots[0],
+        baseline=spec.bots[1],
+        decision=decision,
+        matches=judged,
+        deals=judged // 2,
+        errors=errors,
+        sprt=sprt,
+        limit=limit,
+    )

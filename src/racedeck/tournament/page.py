@@ -1,0 +1,143 @@
+"""The report page: one self-contained HTML file, the table and two inline SVG plots.
+
+No script, no stylesheet or font from the network: the page opens the same offline.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+
+from racedeck.core.errors import RacedeckError
+from racedeck.tournament.report import headline, standings_table
+from racedeck.tournament.standings import Standings
+
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+WIDTH, HEIGHT, PAD = 640, 300, 48
+
+
+def _colour(i: int) -> str:
+    return COLOURS[i % len(COLOURS)]
+
+
+def rating_plot(standings: Standings) -> str:
+    """Return an SVG line plot of each bot's mu against matches played."""
+    history = standings.history
+    names = [f.name for f in standings.bots]
+    xs = [x for x, _ in history]
+    ys = [mu for _, row in history for mu in row.values()]
+    x_max = max(xs[-1], 1) if xs else 1
+    y_low, y_high = (min(ys), max(ys)) if ys else (0.0, 1.0)
+    if y_high - y_low < 1e-9:
+        y_low, y_high = y_low - 1, y_high + 1
+
+    def point(x: float, y: float) -> str:
+        px = PAD + (WIDTH - 2 * PAD) * x / x_max
+        py = HEIGHT - PAD - (HEIGHT - 2 * PAD) * (y - y_low) / (y_high - y_low)
+        return f"{px:.1f},{py:.1f}"
+
+    parts = [_frame("rating (mu) over matches", f"0 … {x_max} matches", y_low, y_high)]
+    for i, name in enumerate(names):
+        line = " ".join(point(x, row[name]) for x, row in history)
+        parts.append(
+            f'<polyline fill="none" stroke="{_colour(i)}" stroke-width="2" points="{line}"/>'
+        )
+    parts.append(_legend(names))
+    return _svg(parts)
+
+
+def seat_plot(standings: Standings) -> str:
+    """Return an SVG bar chart of each bot's mean points from each seat."""
+    seats = sorted(standings.seats)
+    names = [f.name for f in standings.bots]
+    values = [
+        (seat, i, f.seats[seat].score.mean)
+        for seat in seats
+        for i, f in enumerate(standings.bots)
+        if seat in f.seats
+    ]
+    top = max([v for _, _, v in values] + [0.0])
+    low = min([v for _, _, v in values] + [0.0])
+    if top - low < 1e-9:
+        top = low + 1
+    parts = [_frame(f"mean {standings.unit} per seat", "seat", low, top)]
+    slot = (WIDTH - 2 * PAD) / max(len(seats), 1)
+    bar = slot * 0.8 / max(len(names), 1)
+    zero = HEIGHT - PAD - (HEIGHT - 2 * PAD) * (0 - low) / (top - low)
+    for seat_pos, seat in enumerate(seats):
+        x0 = PAD + slot * seat_pos + slot * 0.1
+        parts.append(
+            f'<text x="{x0 + slot * 0.4:.1f}" y="{HEIGHT - PAD + 16}" font-size="12" '
+            f'text-anchor="middle">{seat}</text>'
+        )
+        for s, i, value in values:
+            if s != seat:
+                continue
+            y = HEIGHT - PAD - (HEIGHT - 2 * PAD) * (value - low) / (top - low)
+            parts.append(
+                f'<rect x="{x0 + bar * i:.1f}" y="{min(y, zero):.1f}" width="{bar:.1f}" '
+                f'height="{abs(zero - y):.1f}" fill="{_colour(i)}"><title>{html.escape(names[i])}'
+                f" seat {seat}: {value:.2f}</title></rect>"
+            )
+    parts.append(_legend(names))
+    return _svg(parts)
+
+
+def _frame(title: str, x_label: str, low: float, high: float) -> str:
+    return (
+        f'<text x="{WIDTH / 2}" y="20" font-size="14" text-anchor="middle">'
+        f"{html.escape(title)}</text>"
+        f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" '
+        'stroke="#444"/>'
+        f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{HEIGHT - PAD}" stroke="#444"/>'
+        f'<text x="{PAD - 4}" y="{PAD + 4}" font-size="11" text-anchor="end">{high:.1f}</text>'
+        f'<text x="{PAD - 4}" y="{HEIGHT - PAD}" font-size="11" text-anchor="end">{low:.1f}</text>'
+        f'<text x="{WIDTH / 2}" y="{HEIGHT - 8}" font-size="11" text-anchor="middle">'
+        f"{html.escape(x_label)}</text>"
+    )
+
+
+def _legend(names: list[str]) -> str:
+    items = []
+    for i, name in enumerate(names):
+        y = PAD + 14 * i
+        items.append(
+            f'<rect x="{WIDTH - PAD + 6}" y="{y - 9}" width="10" height="10" fill="{_colour(i)}"/>'
+            f'<text x="{WIDTH - PAD + 20}" y="{y}" font-size="11">{html.escape(name)}</text>'
+        )
+    return "".join(items)
+
+
+def _svg(parts: list[str]) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH + 80}" height="{HEIGHT}" '
+        f'viewBox="0 0 {WIDTH + 80} {HEIGHT}" font-family="sans-serif">' + "".join(parts) + "</svg>"
+    )
+
+
+def render_page(standings: Standings) -> str:
+    """Return the whole report page."""
+    title = html.escape(headline(standings))
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{title}</title>"
+        "<style>body{font-family:sans-serif;margin:2em;max-width:60em}"
+        "pre{background:#f6f6f6;padding:1em;overflow-x:auto}</style></head><body>"
+        f"<h1>racedeck tournament</h1><p>{title}</p>"
+        f"<h2>Standings</h2><pre>{html.escape(standings_table(standings))}</pre>"
+        f"<h2>Rating over matches</h2>{rating_plot(standings)}"
+        f"<h2>Points per seat</h2>{seat_plot(standings)}"
+        "</body></html>\n"
+    )
+
+
+def write_page(standings: Standings, path: Path) -> None:
+    """Write the report page to ``path``, under a temporary name first."""
+    partial = path.with_name(path.name + ".partial")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_text(render_page(standings), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError as exc:
+        raise RacedeckError(f"cannot write the report page {path}: {exc.strerror}") from None

@@ -1,0 +1,87 @@
+"""Turning names from the command line into a checked tournament spec and its database."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from racedeck.core.errors import UsageError
+from racedeck.core.hashing import digest
+from racedeck.core.runner import FAULT_POLICIES
+from racedeck.plugins import Registry
+from racedeck.tournament.schedule import Schedule
+from racedeck.tournament.spec import TournamentSpec, encode_spec
+
+DEFAULT_DB_DIR = Path("logs")
+DEFAULT_MATCHES = 100
+"""Without ``--matches``: whole schedule cycles, at least this many matches."""
+
+
+def plan_tournament(
+    registry: Registry,
+    game_name: str,
+    bots: list[str],
+    *,
+    matches: int | None,
+    seed: int,
+    format: str = "round-robin",
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    fault_policy: str = "forfeit",
+    keep_logs: str = "none",
+    plugins_dir: Path | None = None,
+    entry_points: bool = True,
+) -> TournamentSpec:
+    """Check every name and number and return the tournament's spec (without a log folder)."""
+    game = registry.game(game_name)
+    parsed = game.parse_options(options or {})
+    for name in bots:
+        registry.bot(name, game.name)
+    if fault_policy not in FAULT_POLICIES:
+        raise UsageError(
+            f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}, got {fault_policy!r}"
+        )
+    if format != "gate" and len(set(bots)) != len(bots):
+        raise UsageError("name each --bot once; seats are filled by the schedule")
+    if players is None:
+        players = min(max(len(bots), game.min_players), game.max_players)
+    game.check_players(parsed, players)
+    spec = TournamentSpec(
+        game=game.name,
+        bots=tuple(bots),
+        players=players,
+        matches=matches if matches is not None else 1,
+        seed=seed,
+        format=format,
+        options=dict(options or {}),
+        fault_policy=fault_policy,
+        keep_logs=keep_logs,
+        plugins_dir=str(plugins_dir.resolve()) if plugins_dir is not None else None,
+        entry_points=entry_points,
+    )
+    spec.check()
+    if matches is None:
+        cycle = Schedule(spec).cycle
+        spec = _replace(spec, matches=cycle * math.ceil(DEFAULT_MATCHES / cycle))
+    return spec
+
+
+def default_db_path(spec: TournamentSpec, folder: Path = DEFAULT_DB_DIR) -> Path:
+    """Return the database path named after the tournament, the same for the same spec."""
+    tag = digest(encode_spec(_replace(spec, log_dir="")))[:10]
+    return folder / f"tournament-{spec.game}-{spec.format}-seed{spec.seed}-{tag}.sqlite"
+
+
+def with_log_dir(spec: TournamentSpec, db_path: Path) -> TournamentSpec:
+    """Return ``spec`` keeping its logs in a folder beside its database, when it keeps any."""
+    if spec.keep_logs == "none":
+        return spec
+    folder = db_path.resolve().with_name(db_path.stem + "-logs")
+    return _replace(spec, log_dir=str(folder))
+
+
+def _replace(spec: TournamentSpec, **changes: Any) -> TournamentSpec:
+    return msgspec.structs.replace(spec, **changes)

@@ -1,0 +1,71 @@
+"""What defines a tournament: stored whole in its database so that it can be resumed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from racedeck.core.errors import UsageError
+
+FORMATS: tuple[str, ...] = ("round-robin", "duplicate", "gauntlet", "gate")
+"""Schedule formats; ``gate`` is the paired schedule of ``racedeck gate``."""
+
+KEEP_LOGS: tuple[str, ...] = ("none", "all", "failures")
+"""Which match logs a tournament keeps on disk."""
+
+
+class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything that determines a tournament's matches and where their logs go.
+
+    ``bots`` are bot names as the registry knows them; for a gauntlet the first is the
+    candidate and the rest its field; for a gate they are the candidate, the baseline and
+    the bot that fills any other seat. ``plugins_dir`` and ``entry_points`` tell each
+    worker how to load the same registry as the command that started the tournament.
+    """
+
+    game: str
+    bots: tuple[str, ...]
+    players: int
+    matches: int
+    seed: int
+    format: str = "round-robin"
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    fault_policy: str = "forfeit"
+    keep_logs: str = "none"
+    log_dir: str = ""
+    plugins_dir: str | None = None
+    entry_points: bool = True
+
+    def check(self) -> None:
+        """Raise ``UsageError`` when the fields do not make a tournament."""
+        if self.format not in FORMATS:
+            raise UsageError(
+                f"--format must be one of {', '.join(FORMATS[:3])}, got {self.format!r}"
+            )
+        if self.keep_logs not in KEEP_LOGS:
+            raise UsageError(
+                f"--keep-logs must be one of {', '.join(KEEP_LOGS)}, got {self.keep_logs!r}"
+            )
+        if len(self.bots) < 2 and self.format != "gate":
+            raise UsageError("a tournament needs at least two --bot")
+        if self.format == "gauntlet" and len(self.bots) < 2:
+            raise UsageError("a gauntlet needs a candidate and at least one other --bot")
+        if self.matches < 1:
+            raise UsageError(f"--matches must be at least 1, got {self.matches}")
+        if self.keep_logs != "none" and not self.log_dir:
+            raise UsageError("keeping logs needs a log folder")
+
+
+_encoder = msgspec.json.Encoder(order="sorted")
+_decoder = msgspec.json.Decoder(TournamentSpec)
+
+
+def encode_spec(spec: TournamentSpec) -> bytes:
+    """Return the canonical JSON of ``spec``."""
+    return _encoder.encode(spec)
+
+
+def decode_spec(raw: bytes | str) -> TournamentSpec:
+    """Read a spec back from its JSON."""
+    return _decoder.decode(raw)

@@ -1,0 +1,212 @@
+"""The tournament database: SQLite, one row a finished match, each written in a transaction.
+
+The database holds the tournament's spec, so ``resume`` needs nothing else; a match is
+either in it whole or not at all, so a tournament killed at any moment (``kill -9``
+included) resumes by playing exactly the indices that have no row. It is created under a
+temporary name and renamed once its tables and spec are in, so a file under the final
+name is always a tournament database.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from racedeck.core.errors import RacedeckError
+from racedeck.tournament.record import MatchRecord
+from racedeck.tournament.spec import TournamentSpec, decode_spec, encode_spec
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE matches (
+    idx INTEGER PRIMARY KEY,
+    seed TEXT NOT NULL,
+    deal INTEGER NOT NULL,
+    seats TEXT NOT NULL,
+    status TEXT NOT NULL,
+    ranks TEXT NOT NULL,
+    scores TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    events INTEGER NOT NULL,
+    fault_seat INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    faults TEXT NOT NULL,
+    log TEXT NOT NULL
+);
+"""
+
+_COLUMNS = (
+    "idx, seed, deal, seats, status, ranks, scores, unit, events, fault_seat, reason, faults, log"
+)
+
+
+class StoreError(RacedeckError):
+    """A tournament database cannot be created, opened or read."""
+
+
+class Store:
+    """An open tournament database."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection, spec: TournamentSpec) -> None:
+        self.path = path
+        self._db = connection
+        self.spec = spec
+
+    # Opening ---------------------------------------------------------------------------
+    @classmethod
+    def create(cls, path: Path, spec: TournamentSpec) -> Store:
+        """Create a database for ``spec`` at ``path``, which must not exist yet."""
+        if path.exists():
+            raise StoreError(f"{path}: already exists")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_name(path.name + ".partial")
+            partial.unlink(missing_ok=True)
+            db = sqlite3.connect(partial)
+            with db:
+                db.executescript(_SCHEMA)
+                db.executemany(
+                    "INSERT INTO meta VALUES (?, ?)",
+                    [("schema", str(SCHEMA_VERSION)), ("spec", encode_spec(spec).decode())],
+                )
+            db.close()
+            os.replace(partial, path)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"{path}: cannot create the tournament database: {exc}") from None
+        return cls.open(path)
+
+    @classmethod
+    def open(cls, path: Path) -> Store:
+        """Open the tournament database at ``path``."""
+        if not path.is_file():
+            raise StoreError(f"{path}: no such tournament database")
+        try:
+            db = sqlite3.connect(path)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            rows = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.Error as exc:
+            raise StoreError(f"{path}: not a tournament database ({exc})") from None
+        if rows.get("schema") != str(SCHEMA_VERSION) or "spec" not in rows:
+            db.close()
+            raise StoreError(
+                f"{path}: unknown tournament database version {rows.get('schema')!r}"
+                f" (this racedeck reads {SCHEMA_VERSION})"
+            )
+        try:
+            spec = decode_spec(rows["spec"])
+        except Exception as exc:
+            db.close()
+            raise StoreError(f"{path}: the stored tournament spec is unreadable: {exc}") from None
+        return cls(path, db, spec)
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # Writing ---------------------------------------------------------------------------
+    def add(self, record: MatchRecord) -> None:
+        """Write one finished match, in its own transaction."""
+        row = (
+            record.index,
+            str(record.seed),
+            record.deal,
+            json.dumps(record.seats),
+            record.status,
+            json.dumps(record.ranks),
+            json.dumps(record.scores),
+            record.unit,
+            record.events,
+            record.fault_seat,
+            record.reason,
+            json.dumps(record.faults),
+            record.log,
+        )
+        try:
+            with self._db:
+                self._db.execute(
+                    f"INSERT INTO matches ({_COLUMNS}) VALUES ({', '.join('?' * 13)})", row
+                )
+        except sqlite3.IntegrityError:
+            raise StoreError(f"{self.path}: match {record.index} is already recorded") from None
+
+    # Reading ---------------------------------------------------------------------------
+    def count(self) -> int:
+        """Return how many matches are recorded."""
+        return int(self._db.execute("SELECT COUNT(*) FROM matches").fetchone()[0])
+
+    def missing(self) -> Iterator[tuple[int, int]]:
+        """Yield the ranges ``[start, stop)`` of scheduled indices that have no row yet.
+
+        Streams the recorded indices in order, so memory stays flat whatever the size.
+        """
+        expected = 0
+        cursor = self._db.cursor()
+        try:
+            cursor.execute(
+                "SELECT idx FROM matches WHERE idx < ? ORDER BY idx", (self.spec.matches,)
+            )
+            gaps = []
+            for (index,) in cursor:
+                if index > expected:
+                    gaps.append((expected, index))
+                expected = index + 1
+        finally:
+            cursor.close()
+        if expected < self.spec.matches:
+            gaps.append((expected, self.spec.matches))
+        yield from gaps
+
+    def records(self) -> Iterator[MatchRecord]:
+        """Yield every recorded match, in index order."""
+        cursor = self._db.cursor()
+        try:
+            cursor.execute(f"SELECT {_COLUMNS} FROM matches ORDER BY idx")
+            for row in cursor:
+                yield _record(row)
+        finally:
+            cursor.close()
+
+
+def _record(row: tuple[object, ...]) -> MatchRecord:
+    (
+        index,
+        seed,
+        deal,
+        seats,
+        status,
+        ranks,
+        scores,
+        unit,
+        events,
+        fault_seat,
+        reason,
+        faults,
+        log,
+    ) = row
+    return MatchRecord(
+        index=int(index),  # type: ignore[call-overload]
+        seed=int(str(seed)),
+        deal=int(deal),  # type: ignore[call-overload]
+        seats=tuple(json.loads(str(seats))),
+        status=str(status),
+        ranks=tuple(json.loads(str(ranks))),
+        scores=tuple(json.loads(str(scores))),
+        unit=str(unit),
+        events=int(events),  # type: ignore[call-overload]
+        fault_seat=int(fault_seat),  # type: ignore[call-overload]
+        reason=str(reason),
+        faults=tuple(json.loads(str(faults))),
+        log=str(log),
+    )
