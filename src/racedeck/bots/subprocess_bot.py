@@ -22,7 +22,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 import msgspec
 
@@ -88,6 +88,7 @@ class SubprocessBot(Bot):
         self._stderr: IO[bytes] | None = None
         self._buffer = b""
         self._debug: str | None = None
+        self._last_sent = b""
 
     # The bot interface -------------------------------------------------------------------
     def bind_game(self, game: AnyGame) -> None:
@@ -96,7 +97,7 @@ class SubprocessBot(Bot):
 
     def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
         """Start the program, send ``start`` and wait for ``ready``."""
-        self._stderr = tempfile.TemporaryFile()
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
         try:
             self._process = subprocess.Popen(
                 self.command,
@@ -171,6 +172,7 @@ class SubprocessBot(Bot):
         process = self._alive(decision)
         assert process.stdin is not None
         data = msgspec.json.encode(message) + b"\n"
+        self._last_sent = data
         fd = process.stdin.fileno()
         while data:
             remaining = deadline - time.monotonic()
@@ -213,10 +215,11 @@ class SubprocessBot(Bot):
             self._violate("bad-json", decision, "the answer is not JSON", line)
         if not isinstance(answer, dict):
             self._violate("bad-answer", decision, "the answer is not a JSON object", line)
-        debug = answer.get("debug")
+        parsed: dict[str, Any] = answer
+        debug = parsed.get("debug")
         if debug is not None:
             self._debug = debug if isinstance(debug, str) else msgspec.json.encode(debug).decode()
-        return answer
+        return parsed
 
     def _chosen(
         self, answer: dict[str, Any], legal: Sequence[Action], decision: int, line: str
@@ -233,7 +236,8 @@ class SubprocessBot(Bot):
                     f"{len(legal) - 1})",
                     line,
                 )
-            return legal[choice]
+            picked: Action = legal[choice]
+            return picked
         if "action" in answer:
             assert self._game is not None
             try:
@@ -255,14 +259,14 @@ class SubprocessBot(Bot):
             self._crashed(decision)
         return process
 
-    def _violate(self, kind: str, decision: int, detail: str, message: str) -> Any:
+    def _violate(self, kind: str, decision: int, detail: str, message: str) -> NoReturn:
         """Record a violation the program survives, and refuse its answer."""
         violation = Violation(kind=kind, decision=decision, detail=detail, message=message)
         if self.on_violation is not None:
             self.on_violation(violation)
         raise BotFault(f"{kind} at {_where(decision)}: {detail}: {clip(message)}")
 
-    def _fail(self, kind: str, decision: int, detail: str, message: str = "") -> Any:
+    def _fail(self, kind: str, decision: int, detail: str, message: str = "") -> NoReturn:
         """Record a violation that ends the program: kill what is left of it."""
         self._kill()
         violation = Violation(kind=kind, decision=decision, detail=detail, message=message)
@@ -271,13 +275,16 @@ class SubprocessBot(Bot):
         quoted = f": {clip(message)}" if message else ""
         raise BotGone(f"{kind} at {_where(decision)}: {detail}{quoted}")
 
-    def _timeout(self, decision: int, doing: str) -> Any:
+    def _timeout(self, decision: int, doing: str) -> NoReturn:
         limit = self.start_limit if decision < 0 else self.time_limit
         self._fail(
-            "timeout", decision, f"took more than {limit:g} s {doing}; its process group was killed"
+            "timeout",
+            decision,
+            f"took more than {limit:g} s {doing}; its process group was killed",
+            "(unanswered) " + self._last_sent.decode("utf-8", errors="replace").strip(),
         )
 
-    def _crashed(self, decision: int) -> Any:
+    def _crashed(self, decision: int) -> NoReturn:
         process = self._process
         code = None
         if process is not None:

@@ -1,9 +1,122 @@
-"""Commands of the authoring group; `register` adds them to the racedeck app."""
+"""Commands for bot authors: ``racedeck bot check`` and ``racedeck new-bot``."""
 
 from __future__ import annotations
 
+import shlex
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from racedeck.bots.check import check_program
+from racedeck.bots.scaffold import module_name, write_package
+from racedeck.bots.subprocess_bot import DEFAULT_TIME_LIMIT
+from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
+from racedeck.core.errors import EXIT_FAILURE, RacedeckError, UsageError
+
+
+class ProtocolViolations(RacedeckError):
+    """A checked program broke the protocol; the command exits with status 1."""
+
+    exit_code = EXIT_FAILURE
+
+
+bot_app = typer.Typer(
+    name="bot",
+    help="Work with bots written as programs in any language.",
+    no_args_is_help=True,
+)
+
+GameOption = Annotated[
+    str, typer.Option("--game", "-g", help="The game, as `racedeck games` names it.")
+]
+
+
+@bot_app.command("check")
+def check(
+    command: Annotated[
+        str, typer.Argument(help='The program to run, quoted as one argument: "node bot.js".')
+    ],
+    game: GameOption,
+    matches: Annotated[int, typer.Option(min=1, help="How many matches to play.")] = 3,
+    seed: Annotated[int, typer.Option(help="The first match's seed; the others follow.")] = 0,
+    time_limit: Annotated[
+        float, typer.Option(min=0.01, help="Seconds the program may take per decision.")
+    ] = DEFAULT_TIME_LIMIT,
+    json: JsonFlag = False,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """Play a few matches with a program and report every protocol violation it makes."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise UsageError(f"cannot split the command {command!r}: {exc}") from None
+    if not argv:
+        raise UsageError("the command to check is empty")
+    report = check_program(
+        registry(plugins_dir), argv, game, matches=matches, seed=seed, time_limit=time_limit
+    )
+    if json:
+        emit_json(
+            {
+                "game": report.game,
+                "command": report.command,
+                "matches": report.matches,
+                "decisions": report.decisions,
+                "ok": report.ok,
+                "violations": [
+                    {
+                        "match": f.match,
+                        "seed": f.seed,
+                        "players": f.players,
+                        "seat": f.seat,
+                        "decision": f.violation.decision,
+                        "kind": f.violation.kind,
+                        "detail": f.violation.detail,
+                        "message": f.violation.message,
+                    }
+                    for f in report.findings
+                ],
+            }
+        )
+    else:
+        typer.echo(
+            f"{report.game}: {report.matches} matches, {report.decisions} decisions "
+            f"asked of {command}"
+        )
+        for finding in report.findings:
+            typer.echo(finding.describe())
+        count = len(report.findings)
+        typer.echo("no protocol violations" if report.ok else f"{count} protocol violation(s)")
+    if not report.ok:
+        raise ProtocolViolations(
+            f"{' '.join(argv)} broke the protocol {len(report.findings)} time(s)"
+        )
+
+
+def new_bot(
+    name: Annotated[str, typer.Argument(help="The bot's name, e.g. my-bot.")],
+    game: GameOption,
+    into: Annotated[
+        Path | None,
+        typer.Option("--into", help="The folder to write (default: ./racedeck-NAME)."),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Write into a non-empty folder.")] = False,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """Write a ready plugin package for a new bot: pyproject, bot class, tests, README."""
+    rules = registry(plugins_dir).game(game)
+    folder = into if into is not None else Path(f"racedeck-{name}")
+    files = write_package(name, rules.name, folder, force=force)
+    typer.echo(f"wrote the plugin package {folder} ({len(files)} files):")
+    for path in files:
+        typer.echo(f"  {path}")
+    typer.echo(
+        f"next: pip install -e {folder}, then edit src/{module_name(name)}/bot.py and run pytest"
+    )
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to ``app``."""
+    """Add the ``bot`` group and the ``new-bot`` command to ``app``."""
+    app.add_typer(bot_app)
+    app.command("new-bot")(new_bot)
