@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
 from msgspec.structs import replace
 
 from racedeck.core.errors import DataError, IllegalActionError, OptionError
@@ -191,7 +192,10 @@ class Famous500(
     # Options ----------------------------------------------------------------------------
     def parse_options(self, raw: dict[str, Any]) -> Famous500Options:
         """Build the options, reading a named track or card file into the options."""
-        options: Famous500Options = super().parse_options(raw)
+        try:
+            options = msgspec.convert(raw, type=Famous500Options, strict=False)
+        except msgspec.ValidationError as exc:
+            raise OptionError(f"{self.name}: bad option: {exc}") from None
         if options.track_data is None and options.track not in data.BUILTIN_TRACKS:
             if not _looks_like_file(options.track):
                 known = ", ".join(data.BUILTIN_TRACKS)
