@@ -124,6 +124,25 @@ def fork(
     typer.echo(f"log: {forked.path}")
 
 
+def html(
+    log: LogArg,
+    out: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write.")],
+    seat: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--seat", help="Only this seat's view (repeat for more): no state, no event contents."
+        ),
+    ] = None,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """Write one self-contained HTML page that replays the match, step by step."""
+    from racedeck.inspect.html import replay_page
+    from racedeck.inspect.output import write_whole
+
+    write_whole(out, replay_page(registry(plugins_dir), log, seat or None).encode())
+    typer.echo(f"html: {out}")
+
+
 def chart(
     log: LogArg,
     out: Annotated[
@@ -172,4 +191,5 @@ def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
     app.command()(diff)
     app.command()(fork)
+    app.command()(html)
     app.command()(chart)

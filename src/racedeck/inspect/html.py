@@ -1,0 +1,122 @@
+"""The HTML replay: one self-contained page that steps through a whole match.
+
+The log is streamed once. For every moment (before the first event, then after each)
+the page gets the omniscient view (the state, as the log knows it) and one view per
+seat built only from that seat's observation, each as text (the game's own ``render`` /
+``render_observation``) and as a scene for the game's drawing. Texts and scenes repeat a
+lot from one moment to the next, so each distinct one is stored once in a table and the
+moments refer to it by number. Nothing is loaded from the network.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from racedeck.core.errors import UsageError
+from racedeck.core.replay import iter_states
+from racedeck.inspect.page import PAGE
+from racedeck.inspect.pictures import picture_for
+from racedeck.inspect.svg import COLOURS
+from racedeck.plugins import Registry
+
+_encode = msgspec.json.Encoder().encode
+
+
+class _Table:
+    """Distinct strings, each stored once, referred to by index."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+        self._index: dict[str, int] = {}
+
+    def add(self, text: str) -> int:
+        index = self._index.get(text)
+        if index is None:
+            index = self._index[text] = len(self.items)
+            self.items.append(text)
+        return index
+
+
+def match_data(
+    registry: Registry, path: str | Path, seats: Sequence[int] | None = None
+) -> dict[str, Any]:
+    """Return everything the page shows of a log, as a JSON-ready mapping.
+
+    With ``seats``, the page holds only those seats' views: no state, and the events by
+    kind alone, so it can be handed to a player without showing what the seat never saw.
+    """
+    table = _Table()
+    omniscient = seats is None
+    events: list[list[Any]] = []
+    frames: list[list[int]] = []
+    header: Any = None
+    game: Any = None
+    picture: Any = None
+
+    def add_frame(state: Any) -> None:
+        row = []
+        if omniscient:
+            row += [table.add(game.render(state, None)), table.add(_json(picture.scene(state)))]
+        for seat in shown:
+            observation = game.observe(state, seat)
+            row.append(table.add(game.render_observation(observation)))
+            row.append(table.add(_json(picture.scene(observation))))
+        frames.append(row)
+
+    replay: Any = None
+    for seq, event, state, replay in iter_states(registry, path):
+        if game is None:
+            header, game = replay.header, replay.game
+            picture = picture_for(game)
+            shown = _check_seats(seats, header.players, str(path))
+            add_frame(game.initial_state(replay.options, header.players))
+        payload = table.add(_json(event)) if omniscient else -1
+        events.append([seq, event.__struct_config__.tag, payload])
+        add_frame(state)
+    if replay is None:
+        from racedeck.core.errors import LogError
+
+        raise LogError(str(path), 0, "the log has no events to replay")
+    result = replay.result
+    return {
+        "title": game.title,
+        "game": game.name,
+        "drawing": picture.drawing,
+        "log": Path(path).name,
+        "seed": header.seed,
+        "seats": [seat.bot for seat in header.seats],
+        "views": (["everything (the log)"] if omniscient else [])
+        + [f"seat {seat} ({header.seats[seat].bot})" for seat in shown],
+        "colours": list(COLOURS),
+        "result": None if result is None else result.result,
+        "strings": table.items,
+        "events": events,
+        "frames": frames,
+    }
+
+
+def _check_seats(seats: Sequence[int] | None, players: int, path: str) -> list[int]:
+    if seats is None:
+        return list(range(players))
+    for seat in seats:
+        if not 0 <= seat < players:
+            raise UsageError(f"--seat {seat} does not exist: {path} has seats 0 to {players - 1}")
+    return sorted(set(seats))
+
+
+def _json(value: Any) -> str:
+    return _encode(value).decode()
+
+
+def replay_page(registry: Registry, path: str | Path, seats: Sequence[int] | None = None) -> str:
+    """Return the whole HTML page replaying the match in ``path`` (see ``match_data``)."""
+    data = match_data(registry, path, seats)
+    # "</" inside the JSON would end the script element; "<\/" is the same JSON string.
+    payload = _encode(data).replace(b"</", b"<\\/").decode()
+    title = f"{data['title']} - {data['log']}"
+    return PAGE.replace("%%TITLE%%", escape(title)).replace("%%DATA%%", payload)

@@ -1,0 +1,206 @@
+"""The HTML replay page: markup, style and script, with no outside resources.
+
+``%%TITLE%%`` and ``%%DATA%%`` are filled in by ``racedeck.inspect.html``. The script
+reads the match from the JSON script element, draws the current moment with the game's
+drawing function, and keeps ``#status`` (data attributes) up to date so that tests and
+scripts can read what is shown. A URL fragment ``#event=N&view=S`` opens the page there.
+"""
+
+# The page's script and markup keep their natural line lengths.
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+STYLE = r"""
+body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #222; }
+header { padding: 8px 14px; background: #20303f; color: #fff; }
+header h1 { font-size: 17px; margin: 0; }
+header p { margin: 2px 0 0; color: #cdd; }
+#controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; padding: 8px 14px;
+  border-bottom: 1px solid #ccc; background: #f4f6f8; }
+#slider { flex: 1 1 300px; }
+#where { min-width: 260px; font-weight: 600; }
+main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(260px, 2fr); gap: 12px;
+  padding: 12px 14px; }
+#drawing svg { max-width: 100%; height: auto; background: #fafafa; border: 1px solid #ddd; }
+#cars { border-collapse: collapse; margin-top: 8px; }
+#cars td, #cars th { border-bottom: 1px solid #eee; padding: 2px 8px; text-align: left; }
+.swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; }
+pre#text { background: #f7f7f7; border: 1px solid #ddd; padding: 8px; overflow: auto;
+  font-size: 12px; }
+#events { font: 12px/1.35 ui-monospace, monospace; max-height: 80vh; overflow: auto;
+  margin: 0; padding-left: 0; list-style: none; border: 1px solid #ddd; }
+#events li { padding: 1px 6px; cursor: pointer; white-space: nowrap; }
+#events li.now { background: #ffe9a8; }
+#events li.future { color: #999; }
+#events.seat-view .payload { display: none; }
+.hint { color: #666; font-size: 12px; }
+"""
+
+SCRIPT = r"""
+"use strict";
+const D = JSON.parse(document.getElementById("match").textContent);
+const S = D.strings;
+const LAST = D.frames.length - 1;
+const $ = (id) => document.getElementById(id);
+let frame = 0, view = 0;
+
+function scene(f, v) { return JSON.parse(S[D.frames[f][2 * v + 1]]); }
+function text(f, v) { return S[D.frames[f][2 * v]]; }
+function colour(car) { return D.colours[car % D.colours.length]; }
+function esc(s) {
+  return String(s).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})[c]);
+}
+
+const DRAW = {
+  text: function () { return '<p class="hint">No drawing for this game yet: the text shows the state.</p>'; },
+  strip: function (sc) {
+    const cars = sc.cars;
+    const placed = cars.map((c, i) => [c, i]).filter(([c]) => c.space !== null);
+    let out = '<p>Race ' + sc.race + ' of ' + sc.races + ', lap ' + sc.lap + ', phase ' + esc(sc.phase) + '</p>';
+    if (placed.length) {
+      let lo = Math.min(...placed.map(([c]) => c.space)), hi = Math.max(...placed.map(([c]) => c.space));
+      if (sc.length) { lo = Math.min(lo, 0); hi = Math.max(hi, sc.length - 1); }
+      const W = 78, H = 64, n = hi - lo + 1;
+      out += '<svg id="strip" xmlns="http://www.w3.org/2000/svg" width="' + (n * W + 20) + '" height="' + (H + 46) +
+        '" viewBox="0 0 ' + (n * W + 20) + ' ' + (H + 46) + '">';
+      for (let s = lo; s <= hi; s++) {
+        const x = 10 + (s - lo) * W;
+        out += '<rect x="' + x + '" y="10" width="' + (W - 4) + '" height="' + H + '" fill="#fff" stroke="#bbb"/>';
+        out += '<text x="' + (x + W / 2 - 2) + '" y="' + (H + 28) + '" text-anchor="middle" font-size="11" fill="#777">' + s + '</text>';
+      }
+      for (const [c, i] of placed) {
+        const x = 10 + (c.space - lo) * W;
+        const active = i === sc.active, fight = i === sc.attacker || i === sc.defender;
+        out += '<g class="car" data-car="' + i + '" data-space="' + c.space + '">';
+        out += '<rect x="' + (x + 5) + '" y="18" width="' + (W - 14) + '" height="' + (H - 16) + '" rx="8" fill="' + colour(i) +
+          '" stroke="' + (active ? "#000" : (fight ? "#c00" : "none")) + '" stroke-width="3"/>';
+        out += '<text x="' + (x + W / 2 - 2) + '" y="40" text-anchor="middle" fill="#fff" font-weight="bold" font-size="13">' + esc(c.label) + '</text>';
+        out += '<text x="' + (x + W / 2 - 2) + '" y="57" text-anchor="middle" fill="#fff" font-size="11">' + c.cards + ' cards' + (c.sealed ? ' \u25bc' : '') + '</text>';
+        out += '</g>';
+      }
+      out += '<text x="10" y="' + (H + 44) + '" font-size="11" fill="#555">back of the field \u2190  \u2192 the leader</text>';
+      out += '</svg>';
+    } else {
+      out += '<p class="hint">No car is on the strip now.</p>';
+    }
+    out += '<table id="cars"><tr><th></th><th>car</th><th>space</th><th>cards</th><th>hand</th><th>points</th></tr>';
+    cars.forEach((c, i) => {
+      const hand = c.hand === null ? "hidden" : (c.hand.join(" ") || "-");
+      out += '<tr data-car="' + i + '"><td><span class="swatch" style="background:' + colour(i) + '"></span></td><td>' + esc(c.label) +
+        '</td><td>' + (c.space === null ? "-" : c.space) + '</td><td>' + c.cards + (c.sealed ? " (one face down)" : "") +
+        '</td><td>' + esc(hand) + '</td><td>' + c.points + '</td></tr>';
+    });
+    return out + '</table>';
+  },
+};
+
+function show(f, v) {
+  frame = Math.max(0, Math.min(LAST, f));
+  if (v !== undefined) view = v;
+  const sc = scene(frame, view);
+  const draw = DRAW[D.drawing] || DRAW.text;
+  $("drawing").innerHTML = draw(sc);
+  $("text").textContent = text(frame, view);
+  $("slider").value = frame;
+  $("view").value = String(view);
+  // A seat's view shows the events by kind only: their contents may hold what it never saw.
+  $("events").className = D.views[view].startsWith("everything") ? "" : "seat-view";
+  const seq = frame - 1;
+  const ev = seq >= 0 ? D.events[seq] : null;
+  $("where").textContent = ev ? "after event " + seq + " of " + (LAST - 1) + ": " + ev[1] : "before the first event";
+  const st = $("status");
+  st.dataset.frame = frame; st.dataset.seq = seq; st.dataset.view = view;
+  st.dataset.kind = ev ? ev[1] : ""; st.dataset.scene = S[D.frames[frame][2 * view + 1]];
+  const items = $("events").children;
+  for (let i = 0; i < items.length; i++) {
+    items[i].className = i === seq ? "now" : (i > seq ? "future" : "");
+  }
+  if (seq >= 0 && items[seq].scrollIntoView) items[seq].scrollIntoView({block: "nearest"});
+  history.replaceState(null, "", "#event=" + seq + "&view=" + view);
+}
+
+function nextOfKind(kind) {
+  for (let f = frame + 1; f <= LAST; f++) if (D.events[f - 1][1] === kind) return show(f);
+}
+
+function build() {
+  document.title = D.title + " - " + D.log;
+  $("slider").max = LAST;
+  $("view").innerHTML = D.views.map((name, v) => '<option value="' + v + '">' + esc(name) + '</option>').join("");
+  const kinds = [...new Set(D.events.map((e) => e[1]))];
+  $("kind").innerHTML = kinds.map((k) => '<option>' + esc(k) + '</option>').join("");
+  $("events").innerHTML = D.events.map((e) =>
+    '<li data-seq="' + e[0] + '">' + e[0] + " " + esc(e[1]) +
+    (e[2] >= 0 ? ' <span class="payload">' + esc(S[e[2]]) + '</span>' : "") + '</li>').join("");
+  $("events").addEventListener("click", (ev) => {
+    const li = ev.target.closest("li"); if (li) show(Number(li.dataset.seq) + 1);
+  });
+  $("slider").addEventListener("input", () => show(Number($("slider").value)));
+  $("view").addEventListener("change", () => show(frame, Number($("view").value)));
+  $("first").onclick = () => show(0);
+  $("prev").onclick = () => show(frame - 1);
+  $("next").onclick = () => show(frame + 1);
+  $("last").onclick = () => show(LAST);
+  $("next-kind").onclick = () => nextOfKind($("kind").value);
+  $("goto").addEventListener("change", () => show(Number($("goto").value) + 1));
+  document.addEventListener("keydown", (ev) => {
+    const t = ev.target;
+    if (t && (t.id === "goto" || t.tagName === "SELECT")) return;
+    const moves = {ArrowRight: 1, ArrowLeft: -1, PageDown: 10, PageUp: -10};
+    if (ev.key in moves) show(frame + moves[ev.key]);
+    else if (ev.key === "Home") show(0);
+    else if (ev.key === "End") show(LAST);
+    else if (ev.key === "n") nextOfKind($("kind").value);
+    else if (ev.key === "v") show(frame, (view + 1) % D.views.length);
+    else return;
+    ev.preventDefault();
+  });
+  const want = new URLSearchParams(location.hash.slice(1));
+  const v = Number(want.get("view") || 0);
+  show(Number(want.get("event") || -1) + 1, v >= 0 && v < D.views.length ? v : 0);
+  if (D.result) $("result").textContent = "result: ranks " + D.result.ranks.join(", ") + "; scores " + D.result.scores.join(", ") + " " + D.result.unit;
+}
+build();
+"""
+
+PAGE = (
+    """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<title>%%TITLE%%</title>
+<style>"""
+    + STYLE
+    + """</style>
+</head>
+<body>
+<header><h1>%%TITLE%%</h1><p id="result"></p></header>
+<div id="controls">
+  <button id="first" title="Home">|&#x25c0;</button>
+  <button id="prev" title="Left arrow">&#x25c0;</button>
+  <input id="slider" type="range" min="0" max="0" value="0" aria-label="event">
+  <button id="next" title="Right arrow">&#x25b6;</button>
+  <button id="last" title="End">&#x25b6;|</button>
+  <span id="where"></span>
+  <label>event <input id="goto" type="number" min="-1" style="width:6em"></label>
+  <label>view <select id="view"></select></label>
+  <label>next <select id="kind"></select></label><button id="next-kind" title="n">go</button>
+  <span class="hint">keys: &larr; &rarr; step, PgUp/PgDn 10, Home/End, n next of kind, v next view</span>
+</div>
+<output id="status" hidden></output>
+<main>
+  <section><div id="drawing"></div><pre id="text"></pre></section>
+  <section><h2 style="font-size:15px;margin:0 0 6px">events</h2><ol id="events"></ol>
+  <p class="hint">A seat's view lists the events by kind only.</p></section>
+</main>
+<script type="application/json" id="match">%%DATA%%</script>
+<script>"""
+    + SCRIPT
+    + """</script>
+</body>
+</html>
+"""
+)
+"""The page, with ``%%TITLE%%`` and ``%%DATA%%`` still to fill in."""
