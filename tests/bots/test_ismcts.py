@@ -1,0 +1,127 @@
+"""ISMCTS: determinizations that match the observation, reproducible budgets, real strength."""
+
+from __future__ import annotations
+
+import random
+from functools import partial
+
+import pytest
+
+from racedeck.bots.ismcts import Budget, Ismcts, rewards
+from racedeck.bots.sampling import sampler_for
+from racedeck.bots.strength import measure, seat_score
+from racedeck.core.bot import BotSpec
+from racedeck.core.model import ENGINE, Result
+from racedeck.core.rng import engine_stream
+from tests.bots.helpers import HEURISTIC, LACORSA, ONE_RACE, RANDOM, REGISTRY, play
+
+
+def ismcts(budget: Budget) -> BotSpec:
+    return BotSpec(name="ismcts", factory=partial(Ismcts, budget), description="")
+
+
+SAMPLED_GAMES = sorted(name for name, game in REGISTRY.games.items() if sampler_for(game))
+
+
+def _states(game_name: str, seed: int):  # type: ignore[no-untyped-def]
+    """Yield (state, seat) at every seat decision of a random match."""
+    game = REGISTRY.game(game_name)
+    options = game.parse_options(dict(game.conformance_options[0]))
+    players = game.max_players
+    state = game.initial_state(options, players)
+    rng = random.Random(seed)
+    events = 0
+    while not (step := game.next_step(state)).over:
+        if step.engine:
+            new = game.decide(state, ENGINE, None, engine_stream(seed, events))
+        else:
+            seat = step.seats[0]
+            legal = game.legal_actions(state, seat)
+            yield state, seat, options
+            new = game.decide(state, seat, legal[rng.randrange(len(legal))], random.Random(0))
+        for event in new:
+            state = game.evolve(state, event)
+            events += 1
+
+
+@pytest.mark.parametrize("game_name", SAMPLED_GAMES)
+def test_a_determinization_looks_exactly_like_the_observation_it_came_from(game_name: str) -> None:
+    game = REGISTRY.game(game_name)
+    sample = sampler_for(game)
+    assert sample is not None
+    rng = random.Random(3)
+    checked = 0
+    for state, seat, options in _states(game_name, 7):
+        observation = game.observe(state, seat)
+        sampled = sample(observation, options, seat, rng)
+        assert game.observe(sampled, seat) == observation
+        assert game.next_step(sampled) == game.next_step(state)
+        assert game.legal_actions(sampled, seat) == game.legal_actions(state, seat)
+        checked += 1
+    assert checked > 20
+
+
+def test_a_determinization_deals_the_unseen_cards_differently() -> None:
+    sample = sampler_for(LACORSA)
+    assert sample is not None
+    state, seat, options = next(_states("lacorsa", 2))
+    observation = LACORSA.observe(state, seat)
+    other = next(c for c, owner in enumerate(state.owner) if owner != seat)
+    hands = {sample(observation, options, seat, random.Random(i)).hands[other] for i in range(5)}
+    assert len(hands) > 1
+
+
+def test_the_same_seed_gives_the_same_search_and_the_same_log() -> None:
+    seats = [ismcts(Budget(simulations=30)), HEURISTIC]
+    _, first = play(seats, seed=9)
+    _, second = play(seats, seed=9)
+    assert first == second
+
+
+def test_a_step_budget_is_counted_in_forward_model_steps() -> None:
+    bot = Ismcts(Budget(simulations=None, steps=500))
+    seats = [BotSpec(name="ismcts", factory=lambda: bot, description=""), RANDOM]
+    play(seats, seed=2)
+    assert 500 <= bot.last_steps < 500 + 400, bot.last_steps
+    assert bot.last_simulations >= 1
+
+
+def test_a_wall_clock_budget_stops_the_search() -> None:
+    bot = Ismcts(Budget(simulations=None, seconds=0.02))
+    seats = [BotSpec(name="ismcts", factory=lambda: bot, description=""), RANDOM]
+    outcome, _ = play(seats, seed=2)
+    assert not outcome.faults and bot.last_simulations >= 1
+
+
+def test_a_budget_needs_a_limit() -> None:
+    with pytest.raises(ValueError, match="needs simulations"):
+        Budget(simulations=None)
+
+
+def test_rewards_favour_the_better_place_and_score() -> None:
+    reward = rewards(Result(ranks=(2, 1, 3), scores=(5, 9, 0), unit="points"))
+    assert reward[1] == 1.0 and reward[2] == 0.0 and 0 < reward[0] < 1
+
+
+def test_seat_score_counts_the_seats_beaten_and_halves_ties() -> None:
+    assert seat_score((1, 2, 2), 0) == 1.0
+    assert seat_score((1, 2, 2), 1) == 0.25
+
+
+def test_ismcts_refuses_a_game_it_cannot_sample_with_a_clear_fault() -> None:
+    class Unsampled(type(LACORSA)):  # type: ignore[misc]
+        name = "unsampled"
+
+    seats = [ismcts(Budget(simulations=5)), RANDOM]
+    from racedeck.core.runner import run_match
+
+    outcome = run_match(Unsampled(), ONE_RACE, seats, 1)
+    assert outcome.forfeit is not None
+    assert "ismcts cannot play unsampled" in outcome.forfeit.reason
+
+
+def test_ismcts_beats_random_by_a_wide_margin() -> None:
+    strength = measure(
+        LACORSA, ONE_RACE, ismcts(Budget(simulations=40)), RANDOM, 2, range(6)
+    )
+    assert strength.mean > 0.8, strength.describe()
