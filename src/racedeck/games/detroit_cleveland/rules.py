@@ -335,13 +335,13 @@ class DetroitCleveland(
                 raise IllegalActionError(
                     action, ENGINE, f"the engine has nothing to do in phase {state.phase!r}"
                 )
-            return self._follow(state, [self._deal(state, rng)])
+            return self.with_consequences(state, [self._deal(state, rng)])
         if action is None:
             raise IllegalActionError(action, actor, "a seat must choose an action")
         legal = self.legal_actions(state, actor)
         if action not in legal:
             raise IllegalActionError(action, actor, self._why_illegal(state, actor, action))
-        return self._follow(state, self._events_of(state, actor, action))
+        return self.with_consequences(state, self._events_of(state, actor, action))
 
     def _why_illegal(self, state: State, seat: int, action: DetroitClevelandAction) -> str:
         acting = self.to_act(state)
@@ -390,8 +390,8 @@ class DetroitCleveland(
             return [BidPassed(seat=seat, car=state.offer)]
         return [TurnDeclined(seat=seat)]
 
-    def _follow(self, state: State, events: list[Event]) -> list[Event]:
-        """Append the consequences that need no decision, until a seat or the engine must act."""
+    def with_consequences(self, state: State, events: list[Event]) -> list[Event]:
+        """Return ``events`` followed by what follows from them with no decision to make."""
         evolve = self.evolve
         for event in events:
             state = evolve(state, event)

@@ -244,11 +244,12 @@ def build_track(
 ) -> TrackData:
     """Expand sections into a graph of spaces; the last section ends at the finish line.
 
-    Within a section, space ``k`` of a lane of ``n`` spaces sits at fraction
-    ``(k + 0.5) / n`` of it. A step goes straight to the next space of the lane, or
-    diagonally to the first space of a neighbouring lane that lies farther on; at the end
-    of a section it goes to the first space of the same or a neighbouring lane of the next
-    section. Distances are measured in spaces of the section's longest lane.
+    Within a section, space ``k`` of a lane of ``n`` spaces covers the fraction
+    ``k / n`` to ``(k + 1) / n`` of it. A step goes straight to the next space of the
+    lane, or diagonally to the first space of a neighbouring lane that starts where this
+    one ends or later; at the end of a section it goes to the first space of the same or
+    a neighbouring lane of the next section. Distances (a space's middle) are measured
+    in spaces of the section's longest lane.
     """
     spaces: list[dict[str, object]] = []
     offset = 0.0
@@ -279,7 +280,7 @@ def build_track(
                             diagonal.append(following[side][0])
                         continue
                     other = ids[side]
-                    later = [j for j in range(len(other)) if (j + 0.5) / len(other) > centre]
+                    later = [j for j in range(len(other)) if j * count >= (k + 1) * len(other)]
                     if later:
                         diagonal.append(other[later[0]])
                     elif following is not None and side in following:

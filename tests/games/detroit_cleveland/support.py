@@ -1,0 +1,111 @@
+"""Building Detroit-Cleveland positions for tests: cars on named spaces, chosen hands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from racedeck.core.model import ENGINE
+from racedeck.core.runner import NO_CHANCE
+from racedeck.games.detroit_cleveland import data
+from racedeck.games.detroit_cleveland.actions import DetroitClevelandAction
+from racedeck.games.detroit_cleveland.events import DetroitClevelandEvent, RaceDealt
+from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions
+from racedeck.games.detroit_cleveland.rules import DetroitCleveland, track_of
+from racedeck.games.detroit_cleveland.state import DetroitClevelandState, Switch
+from racedeck.games.detroit_cleveland.track import FINISH, OFF_TRACK
+
+GAME = DetroitCleveland()
+FIGURES_TRACK = str(Path(__file__).with_name("figures-track.json"))
+Y, B, G, K, R, O = range(6)
+CAR = {"yellow": Y, "blue": B, "green": G, "black": K, "red": R, "orange": O}
+
+
+def options(**raw: Any) -> DetroitClevelandOptions:
+    """Parse options as a user's would be."""
+    return GAME.parse_options(raw)
+
+
+def figures_options(**raw: Any) -> DetroitClevelandOptions:
+    """Options of a match on the small track that rebuilds the rulebook's figures."""
+    return GAME.parse_options({"track": FIGURES_TRACK, **raw})
+
+
+def race_state(
+    opts: DetroitClevelandOptions,
+    at: dict[str, str],
+    hands: dict[int, tuple[int, ...]],
+    *,
+    players: int = 2,
+    owner: dict[str, int] | None = None,
+    first: int = 0,
+    finished: tuple[str, ...] = (),
+    switches: tuple[Switch, ...] = (),
+) -> DetroitClevelandState:
+    """Return a race in progress: cars on the named spaces (or ``finish``), seat ``first`` to play."""
+    track = track_of(opts)
+    positions = [OFF_TRACK] * 6
+    for name, space in at.items():
+        positions[CAR[name]] = FINISH if space == "finish" else track.index[space]
+    for name in finished:
+        positions[CAR[name]] = FINISH
+    owners = [-1] * 6
+    for name, seat in (owner or {}).items():
+        owners[CAR[name]] = seat
+    return DetroitClevelandState(
+        options=opts,
+        players=players,
+        money=(data.STARTING_MONEY,) * players,
+        phase="race",
+        hands=tuple(tuple(sorted(hands.get(s, ()))) for s in range(players)),
+        owner=tuple(owners),
+        positions=tuple(positions),
+        start_order=tuple(range(6)),
+        order=tuple((first + k) % players for k in range(players)),
+        finished=tuple(CAR[n] for n in finished),
+        switches=switches,
+        passed=(False,) * players,
+    )
+
+
+def space(opts: DetroitClevelandOptions, state: DetroitClevelandState, car: int) -> str:
+    """Return the id of the space a car stands on, or ``finish``."""
+    position = state.positions[car]
+    return "finish" if position == FINISH else track_of(opts).ids[position]
+
+
+def act(
+    state: DetroitClevelandState, seat: int, action: DetroitClevelandAction
+) -> tuple[DetroitClevelandState, list[DetroitClevelandEvent]]:
+    """Let ``seat`` take ``action``; return the state after it and every event it caused."""
+    events = GAME.decide(state, seat, action, NO_CHANCE)
+    return GAME.fold(state, events), events
+
+
+def deal(
+    opts: DetroitClevelandOptions,
+    players: int,
+    *,
+    bidding: tuple[int, ...] = (Y, B, G, K, R, O),
+    dealer: int = 0,
+    hands: tuple[tuple[int, ...], ...] | None = None,
+    money: tuple[int, ...] | None = None,
+) -> DetroitClevelandState:
+    """Return the state once the cards are dealt and the first car is up for auction."""
+    state = GAME.initial_state(opts, players)
+    if money is not None:
+        from msgspec.structs import replace
+
+        state = replace(state, money=money)
+    if hands is None:
+        deck = list(data.RACE_DECK)
+        hands = tuple(tuple(deck[s::players]) for s in range(players))
+    dealt = RaceDealt(race=0, dealer=dealer, hands=hands, bidding=bidding)
+    return GAME.fold(state, GAME.with_consequences(state, [dealt]))
+
+
+def engine(state: DetroitClevelandState, seed: int = 0) -> DetroitClevelandState:
+    """Let the engine act once (the deal), with a seeded generator."""
+    import random
+
+    return GAME.fold(state, GAME.decide(state, ENGINE, None, random.Random(seed)))
