@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import time
 from collections.abc import Sequence
@@ -38,10 +39,8 @@ class Scripted(Bot):
                 time.sleep(5)
             if self.what == "spin":
                 while True:
-                    try:
+                    with contextlib.suppress(Exception):  # swallows all it can
                         sum(range(1000))
-                    except Exception:  # a bot that swallows everything it can
-                        pass
             if self.what == "raise":
                 raise ValueError("boom")
             if self.what == "illegal":
@@ -55,7 +54,9 @@ class Scripted(Bot):
 
 
 def spec(what: str, at: int = 2, **kwargs: Any) -> BotSpec:
-    return BotSpec(name=f"scripted-{what}", factory=lambda: Scripted(what, at), description="", **kwargs)
+    return BotSpec(
+        name=f"scripted-{what}", factory=lambda: Scripted(what, at), description="", **kwargs
+    )
 
 
 def play(seats: list[BotSpec], seed: int = 1, **kwargs: Any) -> tuple[MatchOutcome, bytes]:

@@ -121,7 +121,5 @@ def test_ismcts_refuses_a_game_it_cannot_sample_with_a_clear_fault() -> None:
 
 
 def test_ismcts_beats_random_by_a_wide_margin() -> None:
-    strength = measure(
-        LACORSA, ONE_RACE, ismcts(Budget(simulations=40)), RANDOM, 2, range(6)
-    )
+    strength = measure(LACORSA, ONE_RACE, ismcts(Budget(simulations=40)), RANDOM, 2, range(6))
     assert strength.mean > 0.8, strength.describe()
