@@ -67,7 +67,9 @@ def engine(state: Famous500State, seed: int = 0) -> Famous500State:
     return GAME.fold(state, GAME.decide(state, ENGINE, None, random.Random(seed)))
 
 
-def section(state: Famous500State, card0: int | Race | PitStop, card1: int | Race | PitStop) -> Famous500State:
+def section(
+    state: Famous500State, card0: int | Race | PitStop, card1: int | Race | PitStop
+) -> Famous500State:
     """Both drivers lay a card (an int races it), then the engine reveals the section."""
     a0 = Race(card=card0) if isinstance(card0, int) else card0
     a1 = Race(card=card1) if isinstance(card1, int) else card1

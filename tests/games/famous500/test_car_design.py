@@ -17,14 +17,22 @@ from .helpers import GAME, act, fresh
 
 def _design_phase():  # type: ignore[no-untyped-def]
     return replace(
-        fresh(), phase="design", deals=1, hands=((40, 60, 80), (100, 120, 140)),
-        pit_deck=(160, 180, 200), deck_known=(0, 0, 0), start=(0, 0),
+        fresh(),
+        phase="design",
+        deals=1,
+        hands=((40, 60, 80), (100, 120, 140)),
+        pit_deck=(160, 180, 200),
+        deck_known=(0, 0, 0),
+        start=(0, 0),
     )
 
 
 def test_the_sheet_has_four_columns_that_add_up_to_the_difficulty() -> None:
-    """Divide each sheet into four columns: Tires, Fuel, Engine and Speed.
+    """Customizing Your Race Car: Racing cars is all about speed and endurance!
 
+    Divide each sheet into four columns: Tires, Fuel, Engine and Speed.
+
+    The numbers you put in these columns will depend on the difficulty of your racetrack.
     The Monaco track has a difficulty of 18. That means your first row must add up to a
     total of 18 points.
     """
@@ -85,7 +93,7 @@ def test_designs_are_sealed_until_both_are_made() -> None:
 
 
 def test_the_race_starts_on_the_first_section_of_lap_1() -> None:
-    """When you’re ready to begin, place one penny on the Lap 1 space and another on the
+    """When you're ready to begin, place one penny on the Lap 1 space and another on the
     first section of track. The first section is always marked with an arrow beside the
     chequered flag."""
     state = act(_design_phase(), 0, Design(tires=6, fuel=6, engine=6, speed=0))

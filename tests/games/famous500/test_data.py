@@ -26,7 +26,16 @@ def test_monaco_is_built_in_with_difficulty_18() -> None:
     track = data.builtin_track("monaco")
     assert track.difficulty == 18 and track.difficulty_source == "seed"
     assert [s.kind for s in track.sections] == [
-        "white", "grey", "white", "grey", "black", "grey", "white", "black", "grey", "black"
+        "white",
+        "grey",
+        "white",
+        "grey",
+        "black",
+        "grey",
+        "white",
+        "black",
+        "grey",
+        "black",
     ]
     assert [i for i, s in enumerate(track.sections) if s.pit] == [0]
     assert all(s.source in SOURCES for s in track.sections)
@@ -38,8 +47,16 @@ def test_every_built_in_item_is_tagged() -> None:
     assert all(c.source in SOURCES and c.cost_source in SOURCES for c in table.cards)
     assert all(t.source in SOURCES for t in table.sections)
     rules = data.RULES
-    for item in (rules.hand_size, rules.false_start_above, rules.laps, rules.faster_points,
-                 rules.slower_points, rules.lone_racer_points, rules.repair, *rules.sample_cars):
+    for item in (
+        rules.hand_size,
+        rules.false_start_above,
+        rules.laps,
+        rules.faster_points,
+        rules.slower_points,
+        rules.lone_racer_points,
+        rules.repair,
+        *rules.sample_cars,
+    ):
         assert item.source in SOURCES
     # The research's placeholder costs, as published in the notes.
     grey = [c.cost["grey"]["fuel"] for c in table.cards]
@@ -141,7 +158,9 @@ def test_a_user_card_table(tmp_path: Path) -> None:
     ],
 )
 def test_a_malformed_card_table_is_rejected_with_a_clear_message(
-    tmp_path: Path, change, message: str  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    change,
+    message: str,  # type: ignore[no-untyped-def]
 ) -> None:
     table = _table()
     change(table)

@@ -41,7 +41,7 @@ def _dealt(hand0: tuple[int, ...], hand1: tuple[int, ...], deck: tuple[int, ...]
 
 
 def test_a_hand_all_above_100_may_declare_a_false_start() -> None:
-    """Look at the three cards you’ve been dealt.
+    """Look at the three cards you've been dealt.
 
     If all three show a speed greater than 100, you can declare a false start and insist
     that the cards be shuffled and redealt.
@@ -75,10 +75,14 @@ def test_either_driver_may_declare_and_as_often_as_it_happens() -> None:
     state = act(act(state, 0, KeepCards()), 1, FalseStart())
     assert state.phase == "deal"
     # The redeal qualifies again: a second false start is allowed.
-    state = GAME.evolve(state, Dealt(deal=2, hands=((140, 160, 200), (40, 60, 80)), pit_deck=(100, 120, 180)))
+    state = GAME.evolve(
+        state, Dealt(deal=2, hands=((140, 160, 200), (40, 60, 80)), pit_deck=(100, 120, 180))
+    )
     state = act(act(state, 0, FalseStart()), 1, KeepCards())
     assert state.phase == "deal"
-    state = GAME.evolve(state, Dealt(deal=3, hands=((40, 160, 200), (60, 80, 140)), pit_deck=(100, 120, 180)))
+    state = GAME.evolve(
+        state, Dealt(deal=3, hands=((40, 160, 200), (60, 80, 140)), pit_deck=(100, 120, 180))
+    )
     assert state.deals == 3
     state = act(act(state, 0, KeepCards()), 1, KeepCards())
     assert state.phase == "design"

@@ -8,9 +8,14 @@ LAST = 9
 
 
 def test_a_column_below_zero_ends_the_race_and_the_other_car_wins() -> None:
-    """The race can end early, however, if either driver’s tires, fuel, or engine fall below
-    zero. If that happens, the other car coasts to an easy victory."""
-    state = racing(hands=((40, 120, 200), (60, 100, 180)), cars=((2, 5, 4, 9), (6, 5, 4, 0)), section=MONACO_BLACK)
+    """Finishing the Race: For a track of this length, each lap should take under 10
+    minutes. The race can end early, however, if either driver's tires, fuel, or engine fall
+    below zero. If that happens, the other car coasts to an easy victory."""
+    state = racing(
+        hands=((40, 120, 200), (60, 100, 180)),
+        cars=((2, 5, 4, 9), (6, 5, 4, 0)),
+        section=MONACO_BLACK,
+    )
     state = section(state, 200, 60)  # 3 Tires from 2
     assert state.cars[0][0] == -1
     assert state.phase == "finish"
@@ -24,28 +29,44 @@ def test_a_column_below_zero_ends_the_race_and_the_other_car_wins() -> None:
 
 
 def test_a_column_at_exactly_zero_still_runs() -> None:
-    """The race can end early, however, if either driver’s tires, fuel, or engine fall below
+    """The race can end early, however, if either driver's tires, fuel, or engine fall below
     zero."""
-    state = racing(hands=((40, 120, 200), (60, 100, 180)), cars=((3, 5, 4, 9), (6, 5, 4, 0)), section=MONACO_BLACK)
+    state = racing(
+        hands=((40, 120, 200), (60, 100, 180)),
+        cars=((3, 5, 4, 9), (6, 5, 4, 0)),
+        section=MONACO_BLACK,
+    )
     state = section(state, 200, 60)
     assert state.cars[0][0] == 0 and state.phase == "choose"
 
 
 def test_both_cars_out_on_one_section_more_speed_points_win() -> None:
     """If that happens, the other car coasts to an easy victory."""
-    state = racing(hands=((40, 120, 200), (60, 100, 180)), cars=((2, 5, 4, 3), (2, 5, 4, 4)), section=MONACO_BLACK)
+    state = racing(
+        hands=((40, 120, 200), (60, 100, 180)),
+        cars=((2, 5, 4, 3), (2, 5, 4, 4)),
+        section=MONACO_BLACK,
+    )
     state = engine(section(state, 200, 180))
     assert state.cars[0][3] == state.cars[1][3] == 5
     # Tied on points: the faster card on that section wins.
     assert state.winner == 0 and "faster card" in state.reason
-    state = racing(hands=((40, 120, 200), (60, 100, 180)), cars=((2, 5, 4, 0), (2, 5, 4, 4)), section=MONACO_BLACK)
+    state = racing(
+        hands=((40, 120, 200), (60, 100, 180)),
+        cars=((2, 5, 4, 0), (2, 5, 4, 4)),
+        section=MONACO_BLACK,
+    )
     state = engine(section(state, 200, 180))
     assert state.winner == 1 and "more Speed points" in state.reason
 
 
 def test_at_the_finish_line_the_most_speed_points_win() -> None:
     """If both cars reach the finish line, however, the winner is the driver with the most
-    Speed points."""
+    Speed points.
+
+    Whoever earns the most speed points without falling below zero in the other columns
+    will win the race.
+    """
     state = racing(cars=((6, 5, 4, 3), (6, 5, 4, 9)), lap=3, section=LAST)
     state = section(state, 160, 100)
     assert state.phase == "finish"

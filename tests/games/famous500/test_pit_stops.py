@@ -22,7 +22,7 @@ def _seat0_pits() -> tuple:  # type: ignore[type-arg]
 
 
 def test_a_pit_stop_keeps_its_card_face_down() -> None:
-    """To declare a Pit Stop, simply say “Pit Stop!” and keep your card facedown when it’s
+    """To declare a Pit Stop, simply say “Pit Stop!” and keep your card facedown when it's
     time to reveal."""
     _before, state = _seat0_pits()
     assert state.phase == "pit_draw"
@@ -72,7 +72,9 @@ def test_both_pitting_the_driver_with_more_speed_points_draws_first() -> None:
 
 def test_both_pitting_tied_the_faster_card_before_draws_first() -> None:
     """If both drivers declare a Pit Stop, the one with the most Speed points draws first."""
-    history = (SectionPlayed(lap=1, section=9, cards=(60, 140), pits=(False, False), points=(1, 2)),)
+    history = (
+        SectionPlayed(lap=1, section=9, cards=(60, 140), pits=(False, False), points=(1, 2)),
+    )
     state = racing(section=MONACO_PIT, lap=2, history=history)
     state = act(act(state, 0, PitStop(card=40)), 1, PitStop(card=60))
     event = GAME.decide(state, ENGINE, None, random.Random(0))[0]
@@ -121,8 +123,8 @@ def test_pitting_earns_no_points_and_pays_no_costs_the_other_races_as_usual() ->
 
 
 def test_pit_stops_repair_and_refuel_with_speed_points() -> None:
-    """Both cars are running low on fuel. Fortunately, this section of track shows a dotted
-    line, indicating that it’s a Pit Stop. You can spend Speed points here to repair and
+    """Making a Pit Stop: Both cars are running low on fuel. Fortunately, this section of track shows a dotted
+    line, indicating that it's a Pit Stop. You can spend Speed points here to repair and
     refuel your car."""
     state = racing(section=MONACO_PIT, cars=((6, 0, 4, 3), (6, 1, 4, 3)))
     state = section(state, PitStop(card=40), PitStop(card=60))

@@ -24,7 +24,7 @@ from .helpers import (
 
 
 def test_three_types_of_section_charge_three_columns() -> None:
-    """Race tracks have three types of sections:
+    """The First Lap: Race tracks have three types of sections:
     - BLACK sections indicate hairpin turns;
     - GREY sections indicate gentler curves; and
     - WHITE sections indicate straightaways.
@@ -35,7 +35,11 @@ def test_three_types_of_section_charge_three_columns() -> None:
     columns = {t.kind: t.column for t in table.sections}
     assert columns == {"black": "tires", "grey": "fuel", "white": "engine"}
     # 200 on each kind: the cost lands in that kind's column only.
-    for index, expected in ((MONACO_BLACK, (3, 0, 0)), (MONACO_GREY, (0, 2, 0)), (MONACO_WHITE, (0, 0, 1))):
+    for index, expected in (
+        (MONACO_BLACK, (3, 0, 0)),
+        (MONACO_GREY, (0, 2, 0)),
+        (MONACO_WHITE, (0, 0, 1)),
+    ):
         state = section(racing(hands=((40, 120, 200), (60, 100, 180)), section=index), 200, 60)
         before = (6, 5, 4)
         assert tuple(b - a for a, b in zip(state.cars[0][:3], before, strict=True)) == expected
@@ -43,7 +47,7 @@ def test_three_types_of_section_charge_three_columns() -> None:
 
 def test_both_drivers_choose_a_card_face_down_at_once() -> None:
     """Each section, you and your opponent will choose a card from your hand and play it
-    facedown. Once you’re both ready, turn your card over, revealing how fast you’ve chosen
+    facedown. Once you're both ready, turn your card over, revealing how fast you've chosen
     to drive through the current section of track."""
     state = racing()
     assert GAME.next_step(state).seats == (0, 1)
@@ -74,7 +78,7 @@ def test_the_higher_card_earns_2_and_the_lower_1() -> None:
 
 
 def test_worked_example_grey_faster_card_costs_2_fuel_slower_1() -> None:
-    """That said, going fast is hard on your car. We’re currently in a GREY section of
+    """That said, going fast is hard on your car. We're currently in a GREY section of
     track. See how the faster driver's card cost 2 Fuel while the slower driver's card cost
     only 1? Both drivers subtract the costs from the appropriate columns on their sheet.
 
@@ -90,7 +94,7 @@ def test_worked_example_grey_faster_card_costs_2_fuel_slower_1() -> None:
 
 
 def test_each_driver_takes_the_card_the_other_played() -> None:
-    """Once you’re done scoring, each driver takes the card played by his opponent. The
+    """Once you're done scoring, each driver takes the card played by his opponent. The
     penny then advances to the next section of track."""
     state = section(racing(section=MONACO_GREY), 120, 180)
     assert state.hands == ((40, 160, 180), (60, 100, 120))
@@ -123,7 +127,7 @@ def test_a_lap_is_once_around_the_track_and_a_race_three_laps() -> None:
 
 
 def test_pit_stops_are_declared_only_on_dotted_sections() -> None:
-    """Fortunately, this section of track shows a dotted line, indicating that it’s a Pit
+    """Fortunately, this section of track shows a dotted line, indicating that it's a Pit
     Stop."""
     state = racing(section=MONACO_GREY)
     assert not any(isinstance(a, PitStop) for a in GAME.legal_actions(state, 0))

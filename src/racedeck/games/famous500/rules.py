@@ -167,9 +167,7 @@ def is_out(car: Car) -> bool:
 
 
 class Famous500(
-    Game[
-        Famous500State, Famous500Action, Famous500Event, Famous500Observation, Famous500Options
-    ]
+    Game[Famous500State, Famous500Action, Famous500Event, Famous500Observation, Famous500Options]
 ):
     """Famous 500, the two-player car racing card game."""
 
@@ -583,9 +581,7 @@ class Famous500(
             car = (t - ct, f - cf, e - ce, s + event.points[seat])
             out = out or car[0] < 0 or car[1] < 0 or car[2] < 0
             cars.append(car)
-        state = replace(
-            state, cars=tuple(cars), pit_order=event.pit_order, points=event.points
-        )
+        state = replace(state, cars=tuple(cars), pit_order=event.pit_order, points=event.points)
         if out:
             return replace(self._swap(state), phase="finish")
         if event.pit_order:
@@ -721,9 +717,11 @@ class Famous500(
             return None
         other = 1 - seat
         bit = 1 << seat
-        face_up_other = state.laid[other] if (
-            state.phase in ("pit_draw", "pit_return", "pit_repair") and not state.pits[other]
-        ) else 0
+        face_up_other = (
+            state.laid[other]
+            if (state.phase in ("pit_draw", "pit_return", "pit_repair") and not state.pits[other])
+            else 0
+        )
         hidden_laid = state.laid[other] != 0 and face_up_other == 0
         known_other = tuple(c for c in state.opponent_known[seat] if c != face_up_other)
         fixed = set(state.hands[seat])
@@ -787,4 +785,3 @@ class Famous500(
 
 def _looks_like_file(value: str) -> bool:
     return "/" in value or value.endswith((".json", ".toml"))
-

@@ -1,0 +1,116 @@
+"""What each driver may see, and redealing what it cannot."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from msgspec.structs import replace
+
+from racedeck.core.model import ENGINE
+from racedeck.games.famous500.actions import Design, LeavePit, PitStop, Race, ReturnCard
+from racedeck.games.famous500.state import Famous500State
+
+from .helpers import GAME, MONACO_PIT, act, engine, fresh, racing, section
+
+ALL = Counter([40, 60, 80, 100, 120, 140, 160, 180, 200])
+
+
+def _cards(state: Famous500State) -> Counter[int]:
+    found = Counter([*state.hands[0], *state.hands[1], *state.pit_deck])
+    found.update(c for c in state.laid if c)
+    found.update(c for _s, c in state.discards)
+    return found
+
+
+def _walk(seed: int):  # type: ignore[no-untyped-def]
+    """Yield every state of a random race."""
+    state = fresh()
+    rng = random.Random(seed)
+    events = 0
+    while not GAME.next_step(state).over:
+        yield state
+        step = GAME.next_step(state)
+        if step.engine:
+            new = GAME.decide(state, ENGINE, None, random.Random(seed * 1000 + events))
+        else:
+            seat = step.seats[0]
+            legal = GAME.legal_actions(state, seat)
+            new = GAME.decide(state, seat, legal[rng.randrange(len(legal))], random.Random(0))
+        state = GAME.fold(state, new)
+        events += len(new)
+    yield state
+
+
+def test_observation_hides_the_opponents_hand_and_the_pit_deck_order() -> None:
+    """Each section, you and your opponent will choose a card from your hand and play it
+    facedown."""
+    state = racing()
+    seen = GAME.observe(state, 0)
+    assert seen.hand == (40, 120, 160)
+    assert seen.hand_sizes == (3, 3)
+    assert seen.pit_deck_known == (0, 0, 0)
+    assert seen.opponent_known == ()
+    assert "? ? ?" in GAME.render(state, 0)
+    assert "60 100 180" in GAME.render(state)
+
+
+def test_cards_played_and_taken_are_public_record() -> None:
+    """Once you're done scoring, each driver takes the card played by his opponent."""
+    state = section(racing(section=MONACO_PIT), PitStop(card=40), Race(card=100))
+    state = act(act(engine(state), 0, ReturnCard(card=160)), 0, LeavePit())
+    for seat in (0, 1):
+        record = GAME.observe(state, seat).history[-1]
+        assert record.cards == (40, 100) and record.pits == (True, False)
+    # Seat 1 took the pit card 40; seat 0 knows it, seat 1 knows seat 0 took 100.
+    assert GAME.observe(state, 0).opponent_known == (40,)
+    assert GAME.observe(state, 1).opponent_known == (100,)
+
+
+def test_hidden_variants_redeal_only_what_the_viewer_cannot_see() -> None:
+    rng = random.Random(3)
+    changed = 0
+    checked = 0
+    for seed in range(40):
+        for state in _walk(seed):
+            for viewer in (0, 1):
+                variant = GAME.hidden_variants(state, viewer, rng)
+                if variant is None:
+                    assert not state.hands[0]
+                    continue
+                checked += 1
+                other = 1 - viewer
+                assert GAME.observe(variant, viewer) == GAME.observe(state, viewer)
+                assert GAME.legal_actions(variant, viewer) == GAME.legal_actions(state, viewer)
+                assert GAME.next_step(variant) == GAME.next_step(state)
+                if state.hands[0]:
+                    assert _cards(variant) == ALL
+                # What the viewer knows the opponent holds stays with the opponent.
+                held = {*variant.hands[other], variant.laid[other]}
+                assert set(state.opponent_known[viewer]) <= held
+                # Cards the viewer put under the pit deck stay where it put them.
+                for i, mask in enumerate(state.deck_known):
+                    if mask & (1 << viewer):
+                        assert variant.pit_deck[i] == state.pit_deck[i]
+                # The opponent's legal actions are consistent with its redealt hand.
+                for action in GAME.legal_actions(variant, other):
+                    GAME.decide(variant, other, action, random.Random(0))
+                changed += variant != state
+    assert checked > 1000 and changed > checked // 2
+
+
+def test_a_sealed_design_and_pit_declaration_are_redrawn() -> None:
+    state = GAME.fold(
+        racing(section=MONACO_PIT),
+        GAME.decide(racing(section=MONACO_PIT), 1, PitStop(card=60), random.Random(0)),
+    )
+    pits = {GAME.hidden_variants(state, 0, random.Random(s)).pits[1] for s in range(20)}  # type: ignore[union-attr]
+    assert pits == {True, False}
+    design = replace(racing(), phase="design", designed=(False, False), lap=0, section=0)
+    design = act(design, 1, Design(tires=6, fuel=6, engine=6, speed=0))
+    cars = {GAME.hidden_variants(design, 0, random.Random(s)).cars[1] for s in range(20)}  # type: ignore[union-attr]
+    assert len(cars) > 10
+    assert all(sum(car) == 18 for car in cars)
+    assert GAME.observe(GAME.hidden_variants(design, 0, random.Random(1)), 0) == GAME.observe(
+        design, 0
+    )  # type: ignore[arg-type]
