@@ -1,0 +1,139 @@
+"""Subprocess bots: the example programs, protocol violations, and nothing left hanging."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from racedeck.bots.check import check_program
+from racedeck.bots.subprocess_bot import subprocess_spec
+from racedeck.core.replay import replay_log, verify_log
+from racedeck.plugins import load_registry
+from tests.bots.helpers import HEURISTIC, RANDOM, REGISTRY, play
+
+ROOT = Path(__file__).parents[2]
+PYTHON_EXAMPLE = ROOT / "plugins" / "subprocess-python"
+NODE_EXAMPLE = ROOT / "plugins" / "subprocess-node"
+
+pytestmark = pytest.mark.slow
+
+
+def _running(pid: int) -> bool:
+    """True while ``pid`` runs; a killed process nobody has reaped yet (a zombie) is dead."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] == "Z")
+
+
+def _program(tmp_path: Path, body: str) -> list[str]:
+    """Return the command of a Python program that answers ``ready`` and then runs ``body``."""
+    path = tmp_path / "bot.py"
+    path.write_text(
+        "import json, os, subprocess, sys, time\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'start':\n"
+        "        print(json.dumps({'type': 'ready'}), flush=True)\n"
+        "        continue\n"
+        "    if m['type'] != 'act':\n"
+        "        break\n" + textwrap.indent(textwrap.dedent(body), "    ")
+    )
+    return [sys.executable, str(path)]
+
+
+@pytest.mark.parametrize(
+    ("folder", "name"), [(PYTHON_EXAMPLE, "example-python"), (NODE_EXAMPLE, "example-node")]
+)
+def test_the_example_programs_play_and_their_logs_verify(
+    folder: Path, name: str, tmp_path: Path
+) -> None:
+    registry = load_registry(folder, entry_points=False)
+    spec = registry.bot(name, "lacorsa")
+    outcome, log = play([spec, HEURISTIC, RANDOM], seed=3)
+    assert not outcome.faults and outcome.forfeit is None
+    assert outcome.debug and outcome.debug[0].reason.endswith("seat 0")
+    path = tmp_path / "match.jsonl"
+    path.write_bytes(log)
+    assert b'"policy":"debug"' in log
+    verify_log(registry, path)
+
+
+@pytest.mark.parametrize("folder", [PYTHON_EXAMPLE, NODE_EXAMPLE])
+def test_bot_check_finds_nothing_wrong_with_the_examples(folder: Path) -> None:
+    command = {
+        "subprocess-python": [sys.executable, str(folder / "program" / "bot.py")],
+        "subprocess-node": ["node", str(folder / "bot.js")],
+    }[folder.name]
+    report = check_program(REGISTRY, command, "lacorsa", matches=2)
+    assert report.ok, [f.describe() for f in report.findings]
+    assert report.decisions > 10
+
+
+def test_bot_check_reports_each_violation_with_the_message_behind_it(tmp_path: Path) -> None:
+    command = _program(
+        tmp_path,
+        """
+        n = m['decision']
+        if n == 0: print('not json', flush=True)
+        elif n == 1: print(json.dumps({'choice': 999}), flush=True)
+        elif n == 2: print(json.dumps({'pick': 1}), flush=True)
+        elif n == 3: print(json.dumps({'action': {'type': 'fly'}}), flush=True)
+        elif n == 4: time.sleep(30)
+        else: print(json.dumps({'choice': 0}), flush=True)
+        """,
+    )
+    report = check_program(REGISTRY, command, "lacorsa", matches=1, time_limit=0.5)
+    found = [(f.violation.decision, f.violation.kind, f.violation.message) for f in report.findings]
+    assert found[:4] == [
+        (0, "bad-json", "not json"),
+        (1, "illegal-action", '{"choice": 999}'),
+        (2, "bad-answer", '{"pick": 1}'),
+        (3, "illegal-action", '{"action": {"type": "fly"}}'),
+    ]
+    assert found[4][:2] == (4, "timeout") and '"decision":4' in found[4][2]
+    assert len(found) == 5
+
+
+def test_a_crash_is_reported_with_the_programs_last_words(tmp_path: Path) -> None:
+    command = _program(tmp_path, "sys.stderr.write('out of fuel'); sys.exit(3)\n")
+    report = check_program(REGISTRY, command, "lacorsa", matches=1)
+    [finding] = report.findings
+    assert finding.violation.kind == "crash" and "code 3" in finding.violation.detail
+    assert "out of fuel" in finding.violation.message
+
+
+def test_a_program_that_cannot_start_is_a_crash() -> None:
+    report = check_program(REGISTRY, ["/nonexistent/bot"], "lacorsa", matches=1)
+    [finding] = report.findings
+    assert finding.violation.kind == "crash" and finding.violation.decision == -1
+
+
+def test_a_hung_program_and_its_children_are_killed_after_the_limit(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    command = _program(
+        tmp_path,
+        f"""
+        child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])
+        open({str(pids)!r}, 'w').write(str(child.pid))
+        time.sleep(60)
+        """,
+    )
+    spec = subprocess_spec("hangs", command, time_limit=0.5)
+    start = time.monotonic()
+    outcome, log = play([spec, RANDOM], fault_policy="substitute")
+    assert time.monotonic() - start < 10
+    assert [f.reason.split(":")[0] for f in outcome.faults] == ["timeout at decision 0"]
+    assert outcome.forfeit is None, "the match went on with a substitute"
+    child = int(pids.read_text())
+    time.sleep(0.2)
+    assert not _running(child), "the program's child was killed with its process group"
+    assert replay_log(REGISTRY, "m.jsonl", stream=io.BytesIO(log)).complete
