@@ -124,6 +124,36 @@ def fork(
     typer.echo(f"log: {forked.path}")
 
 
+def step(
+    log: LogArg,
+    at: Annotated[int, typer.Option(help="Start after event N (-1: before the first).")] = -1,
+    seat: SeatView = None,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """Step through a log in the terminal: forward, back, jump, switch the seat's view."""
+    import sys
+
+    from racedeck.inspect.step import Viewer, load_timeline, run_viewer
+
+    timeline = load_timeline(registry(plugins_dir), log)
+    if seat is not None:
+        _check_seat(seat, timeline.header.players)
+    if not -1 <= at < len(timeline.events):
+        raise UsageError(f"--at {at}: the log has events 0 to {len(timeline.events) - 1}")
+    viewer = Viewer(timeline)
+    viewer.frame, viewer.seat = at + 1, seat
+
+    def read_line() -> str | None:
+        line = sys.stdin.readline()
+        return line if line else None
+
+    def write(text: str) -> None:
+        sys.stdout.write(text if text.endswith(("\n", "> ")) or not text else text + "\n")
+        sys.stdout.flush()
+
+    run_viewer(viewer, read_line, write)
+
+
 def html(
     log: LogArg,
     out: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write.")],
@@ -191,5 +221,6 @@ def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
     app.command()(diff)
     app.command()(fork)
+    app.command()(step)
     app.command()(html)
     app.command()(chart)
