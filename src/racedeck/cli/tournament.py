@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
 from racedeck.core.errors import RacedeckError, UsageError
-from racedeck.tournament.executors import make_executor
+from racedeck.tournament.executors import Executor, make_executor
 from racedeck.tournament.gate import NOT_BETTER, UNDECIDED, Sprt, run_gate
 from racedeck.tournament.page import write_page
 from racedeck.tournament.plan import default_db_path, plan_tournament, with_log_dir
@@ -24,6 +24,7 @@ from racedeck.tournament.progress import ProgressBar
 from racedeck.tournament.record import MatchRecord
 from racedeck.tournament.report import standings_json, standings_table
 from racedeck.tournament.run import play
+from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.standings import compute_standings
 from racedeck.tournament.store import Store
 
@@ -71,6 +72,13 @@ Workers = Annotated[
 ExecutorKind = Annotated[
     str, typer.Option("--executor", help="Where matches run: local processes, or ray.")
 ]
+TimeLimit = Annotated[
+    float | None,
+    typer.Option(
+        "--time-limit",
+        help="Seconds a bot may take per decision; an overrun costs the match (default: none).",
+    ),
+]
 RayAddress = Annotated[
     str | None, typer.Option("--ray-address", help="Join this Ray cluster (default: a local one).")
 ]
@@ -82,15 +90,11 @@ def _match_line(record: MatchRecord) -> dict[str, Any]:
     return line
 
 
-def _play_store(
-    store: Store, executor_kind: str, workers: int | None, ray: str | None, json: bool
-) -> None:
+def _play_store(store: Store, executor: Executor, json: bool) -> None:
     done = store.count()
-    bar = (
-        ProgressBar(store.spec.matches, done, sys.stderr)
-        if sys.stderr.isatty() and not json
-        else None
-    )
+    bar = None
+    if sys.stderr.isatty() and not json:
+        bar = ProgressBar(store.spec.matches, done, sys.stderr)
 
     def on_record(record: MatchRecord) -> None:
         if json:
@@ -99,8 +103,7 @@ def _play_store(
             bar.advance()
 
     try:
-        with make_executor(executor_kind, workers, ray) as executor:
-            play(store, executor, on_record)
+        play(store, executor, on_record)
     except KeyboardInterrupt:
         sys.stderr.write(f"\nracedeck: resume with: racedeck tournament resume {store.path}\n")
         raise
@@ -153,6 +156,7 @@ def run_command(
     fault_policy: Annotated[
         str, typer.Option(help="What a bot's crash or illegal action costs: forfeit or substitute.")
     ] = "forfeit",
+    time_limit: TimeLimit = None,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
@@ -168,27 +172,38 @@ def run_command(
         players=players,
         options=parse_options(option),
         fault_policy=fault_policy,
+        time_limit=time_limit,
         keep_logs=keep_logs,
         plugins_dir=plugins_dir,
     )
     path = db or default_db_path(spec)
     spec = with_log_dir(spec, path)
-    if path.exists():
-        store = Store.open(path)
-        if store.spec != spec:
-            store.close()
-            raise UsageError(
-                f"{path} holds another tournament; choose another --db, or continue it with"
-                f" racedeck tournament resume {path}"
-            )
-        if not json:
-            typer.echo(
-                f"continuing {path}: {store.count()} of {spec.matches} matches recorded", err=True
-            )
-    else:
-        store = Store.create(path, spec)
-    with store:
-        _play_store(store, executor, workers, ray_address, json)
+    running = make_executor(executor, workers, ray_address)
+    try:
+        store = _open_or_create(path, spec, json)
+    except BaseException:
+        running.close()
+        raise
+    with store, running:
+        _play_store(store, running, json)
+
+
+def _open_or_create(path: Path, spec: TournamentSpec, json: bool) -> Store:
+    """Create the database, or reopen it when it holds this very tournament."""
+    if not path.exists():
+        return Store.create(path, spec)
+    store = Store.open(path)
+    if store.spec != spec:
+        store.close()
+        raise UsageError(
+            f"{path} holds another tournament; choose another --db, or continue it with"
+            f" racedeck tournament resume {path}"
+        )
+    if not json:
+        typer.echo(
+            f"continuing {path}: {store.count()} of {spec.matches} matches recorded", err=True
+        )
+    return store
 
 
 @tournament_app.command("resume")
@@ -200,8 +215,8 @@ def resume_command(
     json: JsonFlag = False,
 ) -> None:
     """Play the matches a stopped tournament is missing, then print the standings."""
-    with Store.open(db) as store:
-        _play_store(store, executor, workers, ray_address, json)
+    with Store.open(db) as store, make_executor(executor, workers, ray_address) as running:
+        _play_store(store, running, json)
 
 
 @tournament_app.command("report")
@@ -256,6 +271,7 @@ def gate_command(
     ] = 2000,
     seed: Annotated[int, typer.Option(help="The gate's seed; each deal's derives from it.")] = 0,
     option: OptionList = None,
+    time_limit: TimeLimit = None,
     workers: Workers = None,
     executor: ExecutorKind = "local",
     ray_address: RayAddress = None,
@@ -280,6 +296,7 @@ def gate_command(
         format="gate",
         players=players if players is not None else max(2, game_type.min_players),
         options=parse_options(option),
+        time_limit=time_limit,
         plugins_dir=plugins_dir,
     )
     if spec.matches < 2:

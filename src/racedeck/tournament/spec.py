@@ -22,6 +22,8 @@ class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
     candidate and the rest its field; for a gate they are the candidate, the baseline and
     the bot that fills any other seat. ``plugins_dir`` and ``entry_points`` tell each
     worker how to load the same registry as the command that started the tournament.
+    ``time_limit`` is the seconds a bot may take per decision (``None``: no limit); a match
+    in which a bot overruns it is decided by the clock and so is not reproducible.
     """
 
     game: str
@@ -32,6 +34,7 @@ class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
     format: str = "round-robin"
     options: dict[str, Any] = msgspec.field(default_factory=dict)
     fault_policy: str = "forfeit"
+    time_limit: float | None = None
     keep_logs: str = "none"
     log_dir: str = ""
     plugins_dir: str | None = None
@@ -53,8 +56,10 @@ class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
             raise UsageError("a gauntlet needs a candidate and at least one other --bot")
         if self.matches < 1:
             raise UsageError(f"--matches must be at least 1, got {self.matches}")
-        if self.keep_logs != "none" and not self.log_dir:
-            raise UsageError("keeping logs needs a log folder")
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise UsageError(
+                f"--time-limit must be a positive number of seconds, got {self.time_limit}"
+            )
 
 
 _encoder = msgspec.json.Encoder(order="sorted")

@@ -62,6 +62,7 @@ def _play(
             planned.seed,
             writer=LogWriter(buffer) if buffer is not None else None,
             fault_policy=spec.fault_policy,
+            time_limit=spec.time_limit,
         )
     except Exception as exc:  # a failure to start or play one match must not stop the rest
         record = MatchRecord(

@@ -1,0 +1,45 @@
+"""Misbehaving bots for the tournament tests, loaded with --plugins-dir."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from racedeck.core.bot import Bot, BotSpec
+from racedeck.core.model import Action, Observation
+from racedeck.core.rng import Rng
+from racedeck.hookspecs import hookimpl
+
+
+class Crasher(Bot):
+    """Raises on its first decision."""
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        raise RuntimeError("boom")
+
+
+class Illegal(Bot):
+    """Answers with something that is not one of the legal actions."""
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        return "not an action"  # type: ignore[return-value]
+
+
+class Slow(Bot):
+    """Thinks for a while, then plays the first legal action."""
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        time.sleep(0.3)
+        return legal[0]
+
+
+def _broken() -> Bot:
+    raise RuntimeError("cannot start")
+
+
+@hookimpl
+def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
+    register(BotSpec(name="crasher", factory=Crasher, description="raises"))
+    register(BotSpec(name="illegal", factory=Illegal, description="plays illegally"))
+    register(BotSpec(name="slow", factory=Slow, description="sleeps before each move"))
+    register(BotSpec(name="broken", factory=_broken, description="cannot be built"))

@@ -1,0 +1,204 @@
+"""Running tournaments from the command line: results, executors, output, faults, reports."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from racedeck.core.errors import EXIT_BAD_INPUT, EXIT_USAGE
+from racedeck.core.log import LogReader
+from tests.tournament.conftest import PLUGINS, rows, run_cli
+
+SMALL = ["tournament", "lacorsa", "--bot", "heuristic", "--bot", "random", "-o", "races=1"]
+
+
+def test_results_are_identical_whatever_the_executor_and_the_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = [
+        *SMALL,
+        "--players",
+        "3",
+        "--format",
+        "duplicate",
+        "--matches",
+        "24",
+        "--seed",
+        "5",
+        "--json",
+    ]
+    standings = []
+    for name, extra in [
+        ("one", ["--workers", "1"]),
+        ("two", ["--workers", "2"]),
+        ("ray", ["--executor", "ray", "--workers", "2"]),
+    ]:
+        code, out, err = run_cli([*args, *extra, "--db", str(tmp_path / f"{name}.sqlite")], capsys)
+        assert code == 0, err
+        last = json.loads(out.splitlines()[-1])
+        del last["db"]
+        standings.append(last)
+    reference = rows(tmp_path / "one.sqlite")
+    assert len(reference) == 24
+    assert rows(tmp_path / "two.sqlite") == reference
+    assert rows(tmp_path / "ray.sqlite") == reference
+    assert standings[0] == standings[1] == standings[2]
+
+
+def test_json_prints_one_line_per_match_then_the_standings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "t.sqlite"
+    code, out, err = run_cli(
+        [*SMALL, "--matches", "10", "--workers", "1", "--db", str(db), "--json"], capsys
+    )
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["kind"] for line in lines] == ["match"] * 10 + ["standings"]
+    assert sorted(line["index"] for line in lines[:-1]) == list(range(10))
+    assert lines[-1]["recorded"] == 10 and lines[-1]["complete"]
+    assert "matches/s" not in err, "no progress bar when stderr is not a terminal"
+
+
+def test_the_table_ranks_the_stronger_bot_first_and_shows_seats(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run_cli(
+        [*SMALL, "--matches", "40", "--workers", "1", "--db", str(tmp_path / "t.sqlite")], capsys
+    )
+    assert code == 0, err
+    table = out.splitlines()
+    assert table[0].startswith(
+        "lacorsa round-robin, 2 players, seed 0: 40 of 40 matches (complete)"
+    )
+    first_bot_row = next(line for line in table if line.startswith(("heuristic", "random")))
+    assert first_bot_row.startswith("heuristic")
+    assert any(line.startswith("by seat") for line in table)
+
+
+def test_the_same_command_continues_its_database_and_another_spec_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = ["--db", str(tmp_path / "t.sqlite"), "--workers", "1"]
+    assert run_cli([*SMALL, "--matches", "6", *db], capsys)[0] == 0
+    code, _out, err = run_cli([*SMALL, "--matches", "6", *db], capsys)
+    assert code == 0 and "6 of 6 matches recorded" in err
+    assert len(rows(tmp_path / "t.sqlite")) == 6
+    code, _out, err = run_cli([*SMALL, "--matches", "7", *db], capsys)
+    assert code == EXIT_USAGE
+    assert err.count("\n") == 1 and "holds another tournament" in err
+
+
+def test_default_database_goes_to_logs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli([*SMALL, "--matches", "4", "--workers", "1"], capsys)
+    assert code == 0, err
+    [db] = (tmp_path / "logs").glob("tournament-lacorsa-round-robin-seed0-*.sqlite")
+    assert f"database: {Path('logs') / db.name}" in out
+
+
+def test_misbehaving_bots_cost_their_match_and_never_stop_the_tournament(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "t.sqlite"
+    bots = ["heuristic", "random", "crasher", "illegal", "slow", "broken"]
+    args = [
+        "tournament",
+        "lacorsa",
+        "-o",
+        "races=1",
+        "--plugins-dir",
+        str(PLUGINS),
+        "--players",
+        "2",
+        "--matches",
+        "30",
+        "--workers",
+        "2",
+        "--time-limit",
+        "0.05",
+        "--keep-logs",
+        "failures",
+        "--db",
+        str(db),
+        "--json",
+    ]
+    for bot in bots:
+        args += ["--bot", bot]
+    code, out, err = run_cli(args, capsys)
+    assert code == 0, err
+    matches = [json.loads(line) for line in out.splitlines()[:-1]]
+    assert len(matches) == 30 and len(rows(db)) == 30
+    for m in matches:
+        seats = m["seats"]
+        if "broken" in seats:
+            assert m["status"] == "error" and "cannot start" in m["reason"]
+            continue
+        culprits = [s for s, bot in enumerate(seats) if bot in ("crasher", "illegal", "slow")]
+        if not culprits:
+            assert m["status"] == "ok" and m["log"] == ""
+            continue
+        assert m["status"] == "forfeit" and m["fault_seat"] == culprits[0]
+        reason = {"crasher": "RuntimeError: boom", "illegal": "illegal action", "slow": "time"}[
+            seats[culprits[0]]
+        ]
+        assert reason in m["reason"], m["reason"]
+        assert m["ranks"][m["fault_seat"]] == 2
+        with LogReader(m["log"]) as reader:
+            assert sum(1 for entry in reader if entry.fault is not None) >= 1
+            assert reader.result is not None and reader.result.forfeit is not None
+    code, out, err = run_cli(["tournament", "report", str(db)], capsys)
+    assert code == 0, err
+    assert "forfeited" in out and "failed to play" in out
+
+
+def test_report_writes_a_self_contained_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "t.sqlite"
+    assert run_cli([*SMALL, "--matches", "20", "--workers", "1", "--db", str(db)], capsys)[0] == 0
+    page = tmp_path / "out" / "report.html"
+    code, _out, err = run_cli(["tournament", "report", str(db), "--html", str(page)], capsys)
+    assert code == 0, err
+    text = page.read_text()
+    assert text.count("<svg") == 2 and "<polyline" in text and "<rect" in text
+    assert "heuristic" in text and "mean points (95% CI)" in text
+    assert "<script" not in text and "http://" not in text.replace(
+        'xmlns="http://www.w3.org/2000/svg"', ""
+    )
+    assert not list(page.parent.glob("*.partial"))
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "words"),
+    [
+        ([*SMALL, "--bot", "nobody"], EXIT_BAD_INPUT, "unknown bot 'nobody'"),
+        ([*SMALL, "--format", "swiss"], EXIT_USAGE, "--format must be one of"),
+        ([*SMALL, "--keep-logs", "some"], EXIT_USAGE, "--keep-logs must be one of"),
+        ([*SMALL, "--workers", "0"], EXIT_USAGE, "--workers must be at least 1"),
+        ([*SMALL, "--players", "9"], EXIT_BAD_INPUT, "takes 2 to 6 players"),
+        (
+            ["tournament", "lacorsa", "--bot", "random", "--bot", "random"],
+            EXIT_USAGE,
+            "name each --bot once",
+        ),
+        (["tournament", "report", "nowhere.sqlite"], EXIT_BAD_INPUT, "no such tournament database"),
+        (["tournament", "resume", "nowhere.sqlite"], EXIT_BAD_INPUT, "no such tournament database"),
+    ],
+)
+def test_bad_input_is_one_line_and_a_distinct_exit_code(
+    args: list[str], code: int, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    got, _out, err = run_cli(
+        [
+            *args,
+            *([] if "report" in args or "resume" in args else ["--db", str(tmp_path / "x.sqlite")]),
+        ],
+        capsys,
+    )
+    assert got == code and words in err and err.count("\n") == 1, err
+    assert not (tmp_path / "x.sqlite").exists()
