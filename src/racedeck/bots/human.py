@@ -65,8 +65,10 @@ class HumanBot(Bot):
         self._say("")
         self._say(self._game.render_observation(observation))
         self._say(f"seat {self._seat}, choose an action:")
+        # A game may offer ``render_action`` for friendlier labels; it is not in the contract.
+        label = getattr(self._game, "render_action", None) or describe_action
         for number, action in enumerate(legal, start=1):
-            self._say(f"  {number:>2}. {describe_action(action)}")
+            self._say(f"  {number:>2}. {label(action)}")
         while True:
             self._out.write(f"your choice (1-{len(legal)}): ")
             self._out.flush()
