@@ -17,7 +17,7 @@ from racedeck.games.detroit_cleveland.track import FINISH, OFF_TRACK
 
 GAME = DetroitCleveland()
 FIGURES_TRACK = str(Path(__file__).with_name("figures-track.json"))
-Y, B, G, K, R, O = range(6)
+Y, B, G, K, R, O = range(6)  # noqa: E741
 CAR = {"yellow": Y, "blue": B, "green": G, "black": K, "red": R, "orange": O}
 
 

@@ -16,7 +16,6 @@ from racedeck.games.detroit_cleveland.events import (
     RaceStarted,
 )
 from racedeck.games.detroit_cleveland.rules import track_of
-
 from tests.games.detroit_cleveland.support import GAME, B, G, K, O, R, Y, act, deal, options
 
 OPTS = options()

@@ -12,7 +12,6 @@ from racedeck.games.detroit_cleveland.actions import Move, Play
 from racedeck.games.detroit_cleveland.events import CarMoved, HandRevealed
 from racedeck.games.detroit_cleveland.movement import reach
 from racedeck.games.detroit_cleveland.rules import track_of
-
 from tests.games.detroit_cleveland.support import (
     GAME,
     B,

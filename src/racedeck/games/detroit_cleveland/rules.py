@@ -277,7 +277,7 @@ class DetroitCleveland(
 
     def _plays(self, state: State, seat: int) -> list[DetroitClevelandAction]:
         """Every playable card of the hand (one of identical cards), then Decline if allowed."""
-        key = (state.positions, state.hands[seat], state.switches, state.owner, seat)
+        key = (state.positions, state.hands[seat], state.switches, state.owner, seat, state.options)
         if key == self._plays_key:
             return self._plays_value
         options = state.options
@@ -318,7 +318,15 @@ class DetroitCleveland(
 
     def _slot(self, state: State) -> list[Option]:
         """Every legal move of the card's next car."""
-        key = (state.positions, state.card, state.slot, state.switches, state.turn)
+        key = (
+            state.positions,
+            state.card,
+            state.slot,
+            state.switches,
+            state.turn,
+            state.owner,
+            state.options,
+        )
         if key == self._slot_key:
             return self._slot_value
         options = self._card_play(state).options(state.positions, state.slot)
