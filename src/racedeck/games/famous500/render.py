@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from racedeck.games.famous500.data import KINDS, sample_name
+from racedeck.games.famous500.data import KINDS, SAMPLE_CARS, sample_name
 from racedeck.games.famous500.state import Famous500State
 
 _LETTER = {0: "B", 1: "G", 2: "W"}
@@ -57,12 +57,19 @@ def render_state(state: Famous500State, viewer: int | None = None) -> str:
             lines.append(f"  seat {seat}            (designed, face down)")
         else:
             t, f, e, s = state.cars[seat]
-            lines.append(f"  seat {seat}          {t:6d} {f:5d} {e:7d} {s:6d}")
-    if both_designed and state.history == () and state.lap <= 1:
-        for seat in (0, 1):
-            name = sample_name(state.cars[seat])
-            if name:
-                lines.append(f"  seat {seat} drives the {name}")
+            first = state.designs[seat]
+            name = sample_name(first)
+            design = "/".join(str(n) for n in first) + (f", the {name}" if name else "")
+            lines.append(
+                f"  seat {seat}          {t:6d} {f:5d} {e:7d} {s:6d}   (designed {design})"
+            )
+    if state.phase == "design":
+        samples = [c for c in SAMPLE_CARS if sum(c.split) == setup.difficulty]
+        if samples:
+            lines.append(
+                "  sample cars: "
+                + ", ".join(f"{c.name} {'/'.join(str(n) for n in c.split)}" for c in samples)
+            )
     revealed = state.phase in ("pit_draw", "pit_return", "pit_repair")
     for seat in (0, 1):
         mine = viewer is None or viewer == seat

@@ -181,7 +181,23 @@ class Famous500(
     action_type = Famous500Action
     state_type = Famous500State
     observation_type = Famous500Observation
-    conformance_options = ({}, {"laps": 1})
+    conformance_options = (
+        {},
+        {"laps": 1},
+        {
+            "laps": 2,
+            "track": "pits.json",
+            "track_data": {
+                "name": "Pit lane test",
+                "difficulty": 9,
+                "sections": [
+                    {"kind": "black", "pit": True},
+                    {"kind": "grey"},
+                    {"kind": "white", "pit": True},
+                ],
+            },
+        },
+    )
 
     def __init__(self) -> None:
         super().__init__()
@@ -563,6 +579,7 @@ class Famous500(
             return replace(
                 state,
                 cars=_pair(state.cars, event.seat, car),
+                designs=_pair(state.designs, event.seat, car),
                 designed=designed,
                 phase="choose" if racing else "design",
                 lap=1 if racing else 0,
@@ -755,8 +772,11 @@ class Famous500(
             variant = replace(variant, pits=_pair(variant.pits, other, rng.random() < 0.5))
         elif phase == "design" and state.designed[other]:
             d = rng.choice(designs(state.setup.difficulty))
+            car = (d.tires, d.fuel, d.engine, d.speed)
             variant = replace(
-                variant, cars=_pair(state.cars, other, (d.tires, d.fuel, d.engine, d.speed))
+                variant,
+                cars=_pair(state.cars, other, car),
+                designs=_pair(state.designs, other, car),
             )
         elif phase == "start" and state.start[other] >= 0:
             may = self.may_false_start(variant, other)

@@ -90,6 +90,8 @@ class Famous500State(msgspec.Struct, frozen=True, kw_only=True):
     start: tuple[int, ...] = (-1, -1)
     cars: tuple[Car, ...] = ((0, 0, 0, 0), (0, 0, 0, 0))
     designed: tuple[bool, ...] = (False, False)
+    designs: tuple[Car, ...] = ((0, 0, 0, 0), (0, 0, 0, 0))
+    """Each car sheet's first row, as designed."""
     lap: int = 0
     section: int = 0
     laid: tuple[int, ...] = (0, 0)
