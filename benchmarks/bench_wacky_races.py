@@ -49,7 +49,13 @@ def races_with_logs() -> int:
 
 def benchmarks() -> list[Benchmark]:
     return [
-        Benchmark("wacky-races: 6-racer races, random bots, no logs", "races", races_without_logs, 500),
-        Benchmark("wacky-races: decisions, random bots, no logs", "decisions", decisions_without_logs),
-        Benchmark("wacky-races: 6-racer races, random bots, in-memory logs", "races", races_with_logs),
+        Benchmark(
+            "wacky-races: 6-racer races, random bots, no logs", "races", races_without_logs, 500
+        ),
+        Benchmark(
+            "wacky-races: decisions, random bots, no logs", "decisions", decisions_without_logs
+        ),
+        Benchmark(
+            "wacky-races: 6-racer races, random bots, in-memory logs", "races", races_with_logs
+        ),
     ]

@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from racedeck.core.model import ENGINE
 from racedeck.games.wacky_races import data
-from racedeck.games.wacky_races.events import RaceSetUp, RacerChosen, WackyEvent
+from racedeck.games.wacky_races.events import RacerChosen, RaceSetUp, WackyEvent
 from racedeck.games.wacky_races.options import WackyOptions
 from racedeck.games.wacky_races.rules import WackyRaces
 from racedeck.games.wacky_races.state import WackyState
@@ -111,7 +111,9 @@ def fold(state: WackyState, events: list[WackyEvent]) -> WackyState:
     return state
 
 
-def play(state: WackyState, action: Any, seat: int | None = None) -> tuple[list[WackyEvent], WackyState]:
+def play(
+    state: WackyState, action: Any, seat: int | None = None
+) -> tuple[list[WackyEvent], WackyState]:
     """Let ``seat`` (the active one by default) take ``action``; return events and new state."""
     actor = state.active if seat is None else seat
     events = G.decide(state, actor, action, random.Random(0))

@@ -72,8 +72,9 @@ def test_cancel_ignores_its_trap_and_is_exhausted(racer: int, index: int) -> Non
     assert after.exhausted[0] == 1 << index
     assert after.pos[0] == 4 and after.phase == "turn" and after.active == 0
     # Exhausted, it cancels no more.
-    again = make(players=2, racers=(racer, other(racer)), traps={4: trap}, round=0,
-                 exhausted=(1 << index, 0))
+    again = make(
+        players=2, racers=(racer, other(racer)), traps={4: trap}, round=0, exhausted=(1 << index, 0)
+    )
     events, _ = play(again, PlayStep(cards=(D,)))
     assert of(events, TrapSprung)[0].advantage == -1
 
@@ -81,7 +82,7 @@ def test_cancel_ignores_its_trap_and_is_exhausted(racer: int, index: int) -> Non
 @pytest.mark.parametrize(("racer", "index"), cards("move"))
 def test_move_steps_one_position_without_a_card(racer: int, index: int) -> None:
     state = make(players=2, racers=(racer, other(racer)), pos=(4, 5, 5, 0, 1, 1))
-    events, after = play(state, UseAdvantage(advantage=index))
+    _events, after = play(state, UseAdvantage(advantage=index))
     assert after.pos[0] == 6  # 5 is full: skipped like any step
     assert after.hands[0] == state.hands[0] and after.steps == 0
     assert after.exhausted[0] == 1 << index
@@ -94,8 +95,14 @@ def test_draw_takes_two_cards(racer: int, index: int) -> None:
     events, after = play(state, UseAdvantage(advantage=index))
     assert of(events, CardsDrawn)[0].cards == (P, M)  # the draw pile's last two cards
     assert after.hands[0] == (D, P, M) and len(after.draw) == len(state.draw) - 2
-    short = make(players=2, racers=(racer, other(racer)), hands=((D,), (F,)), deck=(M,),
-                 discard=(3, 3, 3, 3), top=D)
+    short = make(
+        players=2,
+        racers=(racer, other(racer)),
+        hands=((D,), (F,)),
+        deck=(M,),
+        discard=(3, 3, 3, 3),
+        top=D,
+    )
     events, after = play(short, UseAdvantage(advantage=index))
     assert of(events, TaskQueued)[0].kind == "draw"  # a reshuffle is the engine's
     events, after = engine(after)
@@ -104,8 +111,12 @@ def test_draw_takes_two_cards(racer: int, index: int) -> None:
 
 @pytest.mark.parametrize(("racer", "index"), cards("steal"))
 def test_steal_takes_a_random_card_from_a_racer_within_one_position(racer: int, index: int) -> None:
-    state = make(players=3, racers=(racer, other(racer), 9 if racer != 9 else 8),
-                 pos=(4, 5, 7, 0, 1, 1), hands=((D,), (M, M), (F,)))
+    state = make(
+        players=3,
+        racers=(racer, other(racer), 9 if racer != 9 else 8),
+        pos=(4, 5, 7, 0, 1, 1),
+        hands=((D,), (M, M), (F,)),
+    )
     legal = G.legal_actions(state, 0)
     assert UseAdvantage(advantage=index, target=1) in legal
     assert UseAdvantage(advantage=index, target=2) not in legal  # three positions away
@@ -144,8 +155,12 @@ def test_dastardly_back_sends_dastardly_behind_the_last_racer(racer: int, index:
 
 @pytest.mark.parametrize(("racer", "index"), cards("remove_trap"))
 def test_remove_trap_discards_an_adjacent_trap(racer: int, index: int) -> None:
-    state = make(players=2, racers=(racer, other(racer)), pos=(5, 9, 7, 0, 1, 1),
-                 traps={6: TRAP["rockslide"], 8: TRAP["oil_slick"]})
+    state = make(
+        players=2,
+        racers=(racer, other(racer)),
+        pos=(5, 9, 7, 0, 1, 1),
+        traps={6: TRAP["rockslide"], 8: TRAP["oil_slick"]},
+    )
     legal = G.legal_actions(state, 0)
     assert UseAdvantage(advantage=index, target=6) in legal
     assert UseAdvantage(advantage=index, target=8) not in legal
@@ -156,8 +171,13 @@ def test_remove_trap_discards_an_adjacent_trap(racer: int, index: int) -> None:
 
 @pytest.mark.parametrize(("racer", "index"), cards("wild"))
 def test_wild_lets_one_card_count_as_any_terrain(racer: int, index: int) -> None:
-    state = make(players=2, racers=(racer, other(racer)), pos=(3, 9, 7, 0, 1, 1),
-                 hands=((M, P), (F,)), steps=1)
+    state = make(
+        players=2,
+        racers=(racer, other(racer)),
+        pos=(3, 9, 7, 0, 1, 1),
+        hands=((M, P), (F,)),
+        steps=1,
+    )
     assert [a for a in G.legal_actions(state, 0) if isinstance(a, PlayStep)] == []
     _, wild = play(state, UseAdvantage(advantage=index))
     assert wild.wild
@@ -177,15 +197,25 @@ def test_sawtooth_swaps_the_tile_with_the_one_ahead(racer: int, index: int) -> N
 
 def test_sawtooth_moves_traps_with_the_tile() -> None:
     """Published ruling: traps travel with their tiles and can trigger at once."""
-    state = make(players=2, racers=(RUFUS, ARMY), pos=(5, 9, 7, 0, 1, 1),
-                 traps={6: TRAP["painted_tunnel"], 8: TRAP["oil_slick"]}, round=0)
+    state = make(
+        players=2,
+        racers=(RUFUS, ARMY),
+        pos=(5, 9, 7, 0, 1, 1),
+        traps={6: TRAP["painted_tunnel"], 8: TRAP["oil_slick"]},
+        round=0,
+    )
     events, after = play(state, UseAdvantage(advantage=1))
     assert kinds(events)[:3] == ["AdvantageUsed", "TilesSwapped", "TrapSprung"]
     assert of(events, TilesSwapped)[0].position == 5
     assert of(events, TrapSprung)[0].car == 0  # the trap came to Rufus's position
     assert after.active == 1  # and ended his turn
-    state = make(players=2, racers=(RUFUS, ARMY), pos=(7, 9, 5, 0, 1, 1),
-                 traps={8: TRAP["oil_slick"]}, round=0)
+    state = make(
+        players=2,
+        racers=(RUFUS, ARMY),
+        pos=(7, 9, 5, 0, 1, 1),
+        traps={8: TRAP["oil_slick"]},
+        round=0,
+    )
     events, after = play(state, UseAdvantage(advantage=1))
     assert of(events, TrapSprung)[0].car == 0 and after.pos[0] == 6
     state = make(players=2, racers=(RUFUS, ARMY), pos=(10, 9, 5, 0, 1, 1))

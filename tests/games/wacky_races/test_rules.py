@@ -15,8 +15,8 @@ from racedeck.games.wacky_races.events import (
     DastardlyMoved,
     NeutralCardDrawn,
     RaceEnded,
-    RaceSetUp,
     RacerMoved,
+    RaceSetUp,
     TrapLaid,
     TrapSprung,
     TurnEnded,
@@ -25,12 +25,12 @@ from racedeck.games.wacky_races.events import (
 from racedeck.games.wacky_races.options import WackyOptions
 from tests.games.wacky_races.helpers import (
     ARMY,
-    D,
     FINISH,
     GAS,
     PAT,
     SPECIAL_AT,
     TRAP,
+    D,
     F,
     G,
     M,
@@ -239,7 +239,11 @@ def test_entering_a_trap_stops_the_racer_and_ends_its_turn() -> None:
     - If a player moves to a position that holds a trap card, they must stop there and suffer its effects, losing the turn.
     """
     state = make(
-        players=2, racers=(ARMY, PAT), pos=(3, 0, 0, 1, 1, 2), traps={4: TRAP["painted_tunnel"]}, round=0
+        players=2,
+        racers=(ARMY, PAT),
+        pos=(3, 0, 0, 1, 1, 2),
+        traps={4: TRAP["painted_tunnel"]},
+        round=0,
     )
     events, after = play(state, PlayStep(cards=(D,)))
     assert of(events, TrapSprung)[0].advantage == -1
@@ -300,7 +304,7 @@ def test_four_advantages_usable_at_any_moment_of_the_own_turn() -> None:
     assert move in G.legal_actions(mid, 0)  # between steps
     done = make(players=2, pos=(6, 0, 0, 1, 1, 2), hands=((D,), (D,)), steps=3)
     assert move in G.legal_actions(done, 0)  # after the third step
-    events, after = play(done, move)
+    _events, after = play(done, move)
     assert after.pos[0] == 7 and after.exhausted[0] == 8
     assert move not in G.legal_actions(replace_turn(after), 0)
 
@@ -347,7 +351,7 @@ def test_dastardly_moves_to_the_next_trap_free_tile_of_the_top_cards_terrain() -
     """
     state = make(players=2, pos=(9, 10, 0, 1, 1, 2), hands=((P, F, M), (D,)), round=0, traps={6: 0})
     _, state = play(state, PlayStep(cards=(P,)))  # 9 -> 10? full? 10 has one racer: lands on 10
-    events, after = play(state, EndTurn())
+    events, _after = play(state, EndTurn())
     assert kinds(events)[:3] == ["TurnEnded", "CardsDrawn", "DastardlyMoved"]
     assert of(events, DastardlyMoved)[0].to == 5  # Prairie at 5; the Prairie at 9 is further
     state = make(players=2, pos=(9, 10, 0, 1, 1, 2), top=D, traps={3: 0}, dastardly=-1, round=0)
@@ -480,7 +484,7 @@ def test_the_leading_neutral_moves_first() -> None:
     """
     # Position 7 holds one player's racer; neutrals at 6, 6 and 5 step in leader order.
     state = make(players=3, pos=(7, 14, 15, 6, 6, 5), round=1, active=2, deck=(D, D, D))
-    events, after = play(state, EndTurn())
+    events, _after = play(state, EndTurn())
     moves = [e for e in of(events, RacerMoved) if e.cause == "neutral"]
     assert [m.car for m in moves[:3]] == [3, 4, 5]  # car 3 arrived first on 6: it leads
     assert [m.to for m in moves[:3]] == [7, 8, 6]  # 7 is full when car 4 moves: it skips
@@ -492,7 +496,11 @@ def test_a_neutral_racer_suffers_traps_like_a_player() -> None:
     - A neutral driver that runs into a trap suffers its effects as a normal driver would.
     """
     state = make(
-        players=2, pos=(14, 15, 5, 1, 1, 2), round=1, active=1, deck=(P, P, P),
+        players=2,
+        pos=(14, 15, 5, 1, 1, 2),
+        round=1,
+        active=1,
+        deck=(P, P, P),
         traps={6: TRAP["oil_slick"]},
     )
     events, after = play(state, EndTurn())
@@ -510,7 +518,12 @@ def test_moving_the_neutrals_does_not_move_dastardly() -> None:
     events, after = play(state, EndTurn())
     assert not of(events, DastardlyMoved) and after.dastardly == -1
     other = make(
-        players=2, pos=(14, 15, 2, 4, 5, 8), round=1, active=1, deck=(D, M, P, F), top=-1,
+        players=2,
+        pos=(14, 15, 2, 4, 5, 8),
+        round=1,
+        active=1,
+        deck=(D, M, P, F),
+        top=-1,
         options={"dastardly_after_neutrals": True},
     )
     events, after = play(other, EndTurn())
@@ -538,7 +551,9 @@ def test_level_crossing_moves_the_last_racers_ahead() -> None:
     """Published ruling (level crossing): when a racer moves onto it, the racer(s) in last
     place move ahead one tile."""
     tiles = circuit(data.LEVEL_CROSSING)
-    state = make(players=2, pos=(SPECIAL_AT - 1, 9, 3, 3, 5, 8), tiles=tiles, hands=((M, F, P), (D,)))
+    state = make(
+        players=2, pos=(SPECIAL_AT - 1, 9, 3, 3, 5, 8), tiles=tiles, hands=((M, F, P), (D,))
+    )
     events, after = play(state, PlayStep(cards=(M,)))
     moved = [e for e in of(events, RacerMoved) if e.cause == "level_crossing"]
     assert [m.car for m in moved] == [2, 3]
@@ -548,7 +563,9 @@ def test_level_crossing_moves_the_last_racers_ahead() -> None:
 def test_crossroads_swaps_the_last_racer_with_the_one_arriving() -> None:
     """Gap decision (proposal): on entry, the last racer swaps places with the racer arriving."""
     tiles = circuit(data.CROSSROADS)
-    state = make(players=2, pos=(SPECIAL_AT - 1, 9, 3, 4, 5, 8), tiles=tiles, hands=((M, F, P), (D,)))
+    state = make(
+        players=2, pos=(SPECIAL_AT - 1, 9, 3, 4, 5, 8), tiles=tiles, hands=((M, F, P), (D,))
+    )
     _, after = play(state, PlayStep(cards=(M,)))
     assert after.pos[2] == SPECIAL_AT and after.pos[0] == 3
 
@@ -557,7 +574,10 @@ def test_acme_laboratory_refreshes_the_last_players_advantage() -> None:
     """Gap decision (proposal): on entry, the last player refreshes one exhausted advantage."""
     tiles = circuit(data.ACME_LABORATORY)
     state = make(
-        players=2, pos=(SPECIAL_AT - 1, 3, 2, 4, 5, 8), tiles=tiles, hands=((M, F, P), (D,)),
+        players=2,
+        pos=(SPECIAL_AT - 1, 3, 2, 4, 5, 8),
+        tiles=tiles,
+        hands=((M, F, P), (D,)),
         exhausted=(0, 6),
     )
     _, after = play(state, PlayStep(cards=(M,)))
@@ -567,7 +587,9 @@ def test_acme_laboratory_refreshes_the_last_players_advantage() -> None:
 def test_gas_station_refreshes_one_advantage_of_every_player_when_the_last_racer_arrives() -> None:
     """Published ruling (gas station refresh): when the racer in last place moves onto it,
     every player refreshes one of their exhausted advantage cards."""
-    state = make(players=2, pos=(10, 12, 13, 12, 14, 15), hands=((F, P, M), (D,)), exhausted=(3, 12))
+    state = make(
+        players=2, pos=(10, 12, 13, 12, 14, 15), hands=((F, P, M), (D,)), exhausted=(3, 12)
+    )
     events, after = play(state, PlayStep(cards=(M,)))
     assert after.pos[0] == GAS
     assert "GasStationReached" in kinds(events)
@@ -597,7 +619,11 @@ def test_a_neutral_reaching_the_finish_first_ends_the_race_unless_the_option_say
     assert after.phase == "over" and after.finished == (2,)
     assert G.result(after).scores == (3, 2)
     state = make(
-        players=2, pos=(14, 15, 20, 4, 5, 8), round=1, active=1, deck=(D, D, D),
+        players=2,
+        pos=(14, 15, 20, 4, 5, 8),
+        round=1,
+        active=1,
+        deck=(D, D, D),
         options={"neutral_finish": "continues"},
     )
     _, after = play(state, EndTurn())

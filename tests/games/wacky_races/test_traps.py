@@ -54,7 +54,7 @@ def _spring(trap: str, **fields: object):  # type: ignore[no-untyped-def]
 
 
 def test_painted_tunnel_only_loses_the_turn() -> None:
-    events, after = _spring("painted_tunnel")
+    _events, after = _spring("painted_tunnel")
     assert after.pos[0] == 4 and after.active == 1
     assert len(after.hands[0]) == 3  # still refills
 
@@ -121,15 +121,26 @@ def test_giant_hammer_discards_the_whole_hand() -> None:
 
 def test_every_trap_kind_is_tested_here() -> None:
     assert set(data.TRAP_EFFECTS) == {
-        "lose_turn", "switcheroo", "back", "swat", "magnet", "glue", "hammer"
+        "lose_turn",
+        "switcheroo",
+        "back",
+        "swat",
+        "magnet",
+        "glue",
+        "hammer",
     }
     assert sum(data.TRAP_COPIES) == 16
 
 
 def test_a_trap_hit_by_a_racer_pushed_in_another_turn_still_works() -> None:
     """Traps hit whoever enters them; a non-active player's racer does not lose a turn."""
-    state = make(players=2, racers=(data.RACER_KEYS.index("slag_brothers"), ARMY),
-                 pos=(5, 5, 0, 0, 1, 1), traps={4: TRAP["oil_slick"]}, round=0)
+    state = make(
+        players=2,
+        racers=(data.RACER_KEYS.index("slag_brothers"), ARMY),
+        pos=(5, 5, 0, 0, 1, 1),
+        traps={4: TRAP["oil_slick"]},
+        round=0,
+    )
     events, after = play(state, UseAdvantage(advantage=1, target=1))  # Club Bonk
     assert of(events, TrapSprung)[0].car == 1
     assert after.pos[1] == 3 and after.active == 0 and after.phase == "turn"

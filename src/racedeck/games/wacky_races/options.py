@@ -9,7 +9,7 @@ from racedeck.core.model import Options
 SpecialChoice = Literal["random", "swamp", "level_crossing", "crossroads", "acme_laboratory"]
 
 
-class WackyOptions(Options):
+class WackyOptions(Options, frozen=True):
     """How a Wacky Races match is played.
 
     ``races``: 1 for a single race, more for a championship scored on the championship

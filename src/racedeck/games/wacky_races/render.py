@@ -41,7 +41,9 @@ def render_state(state: WackyState, viewer: int | None = None) -> str:
         trap = state.traps[p]
         mark = ""
         if trap >= 0:
-            mark = " [trap: face down]" if viewer is not None else f" [trap: {data.TRAP_NAMES[trap]}]"
+            mark = (
+                " [trap: face down]" if viewer is not None else f" [trap: {data.TRAP_NAMES[trap]}]"
+            )
         who = " | ".join(car_label(state, c) for c in cars)
         if state.dastardly == p:
             who = f"{who} + Dick Dastardly" if who else "Dick Dastardly"
@@ -58,8 +60,8 @@ def render_state(state: WackyState, viewer: int | None = None) -> str:
         lines.append(f"  seat {seat} {racer}: hand {shown}; advantages {advantages}{turn}")
     top = data.TERRAINS[state.top] if state.top >= 0 else "empty"
     lines.append(
-        f"  draw pile {sum(state.draw)} cards, discard {sum(state.discard)} (top {top}); "
-        f"trap deck {sum(state.trap_deck)}"
+        f"  draw pile {len(state.draw)} cards, discard {sum(state.discard)} (top {top}); "
+        f"trap deck {len(state.trap_deck)}"
     )
     if races > 1:
         lines.append("  points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(state.points)))

@@ -20,7 +20,13 @@ from racedeck.core.game import Game
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
 from racedeck.games.wacky_races import data
-from racedeck.games.wacky_races.actions import ChooseRacer, EndTurn, PlayStep, UseAdvantage, WackyAction
+from racedeck.games.wacky_races.actions import (
+    ChooseRacer,
+    EndTurn,
+    PlayStep,
+    UseAdvantage,
+    WackyAction,
+)
 from racedeck.games.wacky_races.data import (
     ACME_LABORATORY,
     ADVANTAGE_EFFECTS,
@@ -60,8 +66,8 @@ from racedeck.games.wacky_races.events import (
     TilesSwapped,
     TrapLaid,
     TrapRemoved,
-    TrapsReshuffled,
     TrapSprung,
+    TrapsReshuffled,
     TurnEnded,
     TurnStarted,
     WackyEvent,
@@ -287,7 +293,9 @@ class _Resolver:
         if back >= p:
             return
         for c in leader_order(s, [c for c in others if s.pos[c] == back]):
-            self.emit(RacerMoved(car=c, to=forward_target(self.state.pos, back), cause="level_crossing"))
+            self.emit(
+                RacerMoved(car=c, to=forward_target(self.state.pos, back), cause="level_crossing")
+            )
             self.arrive(c, False)
             if not self.racing:
                 return
@@ -392,7 +400,7 @@ class _Resolver:
 
     # Neutral racers ---------------------------------------------------------------------------
     def neutrals(self) -> None:
-        """One step each, then three cards, each moving the neutrals on its terrain; leader first."""
+        """One step each, then three cards moving the neutrals on their terrain; leader first."""
         s = self.state
         cars = range(s.players, len(s.field))
         self.emit(NeutralsMoving())
@@ -418,7 +426,11 @@ class _Resolver:
                     return
 
     def neutral_step(self, car: int) -> None:
-        self.emit(RacerMoved(car=car, to=forward_target(self.state.pos, self.state.pos[car]), cause="neutral"))
+        self.emit(
+            RacerMoved(
+                car=car, to=forward_target(self.state.pos, self.state.pos[car]), cause="neutral"
+            )
+        )
         self.arrive(car, True)
 
 
@@ -717,7 +729,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
             effect = ADVANTAGE_EFFECTS[state.racer_of_seat[seat]][action.advantage]
             if effect == "cancel":
                 return "a cancelling advantage is used only when its trap is entered"
-            return f"advantage {action.advantage} ({effect}) cannot be used on target {action.target} now"
+            return f"advantage {action.advantage} ({effect}) has no use on {action.target} now"
         return "not a legal action now"
 
     # The engine ------------------------------------------------------------------------------
@@ -938,9 +950,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
             return Result(ranks=ranks, scores=places, unit="places", summary=summary)
         keys = [(state.points[s], -places[s]) for s in range(players)]
         ranks = tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
-        return Result(
-            ranks=ranks, scores=state.points, unit="championship points", summary=summary
-        )
+        return Result(ranks=ranks, scores=state.points, unit="championship points", summary=summary)
 
 
 # Evolution, one function per event ----------------------------------------------------------

@@ -64,7 +64,7 @@ class WackyState(msgspec.Struct, frozen=True, kw_only=True):
     """Championship points per seat so far."""
 
 
-class WackyObservation(Observation, tag="wacky_races"):
+class WackyObservation(Observation, frozen=True, tag="wacky_races"):
     """What one seat knows: its own hand and every public fact.
 
     Face-down traps show only where they are (``traps``); other seats' hands only their

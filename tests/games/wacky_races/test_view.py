@@ -1,0 +1,58 @@
+"""What a seat sees: observations, hidden variants and the rendered circuit."""
+
+from __future__ import annotations
+
+import random
+
+from racedeck.games.wacky_races.actions import EndTurn
+from tests.games.wacky_races.helpers import TRAP, D, F, G, M, P, make
+
+
+def test_observation_hides_other_hands_trap_identities_and_the_draw_order() -> None:
+    state = make(players=2, hands=((D, F), (M, M, P)), traps={7: TRAP["giant_hammer"]})
+    seen = G.observe(state, 0)
+    assert seen.hand == (D, F) and seen.hand_sizes == (2, 3)
+    assert seen.traps[7] is True and seen.traps[6] is False
+    assert seen.draw_size == len(state.draw)
+    text = repr(seen)
+    assert "giant" not in text.lower()
+    assert not hasattr(seen, "draw") and not hasattr(seen, "trap_deck")
+
+
+def test_hidden_variants_redeal_only_what_the_seat_cannot_see() -> None:
+    state = make(players=3, hands=((D, F), (M, M, P), (P,)), traps={7: 0, 9: 1, 13: 2})
+    rng = random.Random(4)
+    changed = 0
+    for _ in range(20):
+        variant = G.hidden_variants(state, 0, rng)
+        assert variant is not None
+        assert G.observe(variant, 0) == G.observe(state, 0)
+        assert G.legal_actions(variant, 0) == G.legal_actions(state, 0)
+        assert variant.hands[0] == state.hands[0]
+        assert [len(h) for h in variant.hands] == [len(h) for h in state.hands]
+        assert sorted(variant.draw + variant.hands[1] + variant.hands[2]) == sorted(
+            state.draw + state.hands[1] + state.hands[2]
+        )
+        assert [p for p, t in enumerate(variant.traps) if t >= 0] == [7, 9, 13]
+        assert sorted(t for t in variant.traps if t >= 0) + sorted(variant.trap_deck) != []
+        changed += variant != state
+    assert changed == 20
+
+
+def test_render_shows_racers_dastardly_traps_and_hands() -> None:
+    state = make(players=2, hands=((D, F), (M, M, P)), traps={7: TRAP["giant_hammer"]}, dastardly=5)
+    full = G.render(state)
+    assert "Giant Hammer" in full and "Farm, Farm, Prairie" in full
+    assert "Dick Dastardly" in full and "Professor Pat Pending (seat 0)" in full
+    seat0 = G.render(state, 0)
+    assert "Giant Hammer" not in seat0 and "face down" in seat0
+    assert "Desert, Forest" in seat0 and "3 cards" in seat0
+    assert "draw pile 48 cards" in seat0
+
+
+def test_render_before_the_race_and_after() -> None:
+    state = G.initial_state(G.parse_options({}), 2)
+    assert "race 1 of 1" in G.render(state)
+    done = make(players=2, round=0)
+    done = G.fold(done, G.decide(done, 0, EndTurn(), random.Random(0)))
+    assert "round" in G.render(done, 1)
