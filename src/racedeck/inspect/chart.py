@@ -52,8 +52,8 @@ def lap_chart(registry: Registry, path: str | Path) -> LapChart:
             chart = LapChart(
                 title=f"{replay.game.title}, seed {header.seed}: "
                 + ", ".join(seat.bot for seat in header.seats),
-                axis="lap",
-                cars=picture.car_labels(state),
+                axis=picture.axis,
+                cars=[],
             )
         tick = picture.tick(state)
         if tick != last_tick and last_tick is not None:
@@ -61,7 +61,7 @@ def lap_chart(registry: Registry, path: str | Path) -> LapChart:
         if tick is not None:
             last_state = state
             if "." in tick:
-                chart.axis = "race.lap"
+                chart.axis = picture.axis_series
         last_tick = tick
     if chart is None:
         raise _empty(path)
@@ -75,6 +75,8 @@ def lap_chart(registry: Registry, path: str | Path) -> LapChart:
 def _take(chart: LapChart, picture: Any, tick: str, state: Any) -> None:
     standings = picture.standings(state)
     if standings is not None:
+        if len(chart.cars) != len(standings):
+            chart.cars = picture.car_labels(state)
         chart.add(tick, standings, picture.series(state))
 
 

@@ -69,12 +69,15 @@ def match_data(
         frames.append(row)
 
     replay: Any = None
+    board: dict[str, Any] = {}
     for seq, event, state, replay in iter_states(registry, path):
         if game is None:
             header, game = replay.header, replay.game
             picture = picture_for(game)
             shown = _check_seats(seats, header.players, str(path))
-            add_frame(game.initial_state(replay.options, header.players))
+            initial = game.initial_state(replay.options, header.players)
+            board = picture.board(initial)
+            add_frame(initial)
         payload = table.add(_json(event)) if omniscient else -1
         events.append([seq, event.__struct_config__.tag, payload])
         add_frame(state)
@@ -93,6 +96,7 @@ def match_data(
         "views": (["everything (the log)"] if omniscient else [])
         + [f"seat {seat} ({header.seats[seat].bot})" for seat in shown],
         "colours": list(COLOURS),
+        "board": board,
         "result": None if result is None else result.result,
         "strings": table.items,
         "events": events,

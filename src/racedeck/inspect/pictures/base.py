@@ -10,11 +10,18 @@ from racedeck.core.game import AnyGame
 class Picture:
     """What the viewers and charts know of one game; subclasses add drawing and laps.
 
-    Every method takes a *view*: the state (for the omniscient view) or an observation.
+    ``scene`` takes a *view*: the state (for the omniscient view) or one seat's
+    observation. The chart's methods (``standings``, ``tick``, ``series``) and ``board``
+    take the state: a chart is drawn from the log's own knowledge, and the board (the
+    track) is public.
     """
 
     drawing = "text"
     """The name of the page's drawing function for this game's scenes."""
+    axis = "lap"
+    """What a tick counts, as the chart's axis names it."""
+    axis_series = "race.lap"
+    """The axis's name when ticks also count races (they then hold a dot)."""
 
     def __init__(self, game: AnyGame) -> None:
         self.game = game
@@ -33,6 +40,10 @@ class Picture:
 
     def series(self, view: Any) -> dict[str, list[int]]:
         """Return values per car worth charting over the race (such as a car sheet's columns)."""
+        return {}
+
+    def board(self, view: Any) -> dict[str, Any]:
+        """Return what never changes during the match (the track), drawn under every scene."""
         return {}
 
     def scene(self, view: Any) -> dict[str, Any]:
