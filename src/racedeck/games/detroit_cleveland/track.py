@@ -112,11 +112,6 @@ def compile_track(data: TrackData, origin: str) -> Track:
                     raise DataError(
                         f"{origin}: space {space.id!r}: {kind} names unknown space {name!r}"
                     )
-                if data.spaces[j].distance <= space.distance:
-                    raise DataError(
-                        f"{origin}: space {space.id!r} leads back to {name!r}: distance "
-                        f"{data.spaces[j].distance} is not beyond {space.distance}"
-                    )
                 if j not in nexts:
                     nexts.append(j)
         if i in finish:
@@ -140,6 +135,14 @@ def compile_track(data: TrackData, origin: str) -> Track:
             raise DataError(f"{origin}: start position {name!r} is listed twice")
         start.append(index[name])
     _check_finish_reachable(data, successors, origin)
+    for i, nexts in enumerate(successors):
+        for j in nexts:
+            if j != FINISH and data.spaces[j].distance <= data.spaces[i].distance:
+                raise DataError(
+                    f"{origin}: space {data.spaces[i].id!r} leads back to {data.spaces[j].id!r}:"
+                    f" distance {data.spaces[j].distance} is not beyond "
+                    f"{data.spaces[i].distance} (cars never move sideways or backwards)"
+                )
     return Track(
         name=data.name,
         title=data.title or data.name,
@@ -158,10 +161,23 @@ def _check_finish_reachable(
     data: TrackData, successors: Sequence[tuple[int, ...]], origin: str
 ) -> None:
     """Every space must lead to the finish line: walk the graph backwards from it."""
+    before: list[list[int]] = [[] for _ in successors]
     reaches = [False] * len(successors)
-    # Distances increase along every link, so deciding spaces farthest first settles each once.
-    for i in sorted(range(len(successors)), key=lambda k: -data.spaces[k].distance):
-        reaches[i] = any(j == FINISH or reaches[j] for j in successors[i])
+    todo: list[int] = []
+    for i, nexts in enumerate(successors):
+        for j in nexts:
+            if j == FINISH:
+                if not reaches[i]:
+                    reaches[i] = True
+                    todo.append(i)
+            else:
+                before[j].append(i)
+    while todo:
+        j = todo.pop()
+        for i in before[j]:
+            if not reaches[i]:
+                reaches[i] = True
+                todo.append(i)
     for i, ok in enumerate(reaches):
         if not ok:
             raise DataError(
