@@ -135,8 +135,8 @@ def compile_track(data: TrackData, origin: str) -> Track:
             raise DataError(f"{origin}: start position {name!r} is listed twice")
         start.append(index[name])
     _check_finish_reachable(data, successors, origin)
-    for i, nexts in enumerate(successors):
-        for j in nexts:
+    for i, links in enumerate(successors):
+        for j in links:
             if j != FINISH and data.spaces[j].distance <= data.spaces[i].distance:
                 raise DataError(
                     f"{origin}: space {data.spaces[i].id!r} leads back to {data.spaces[j].id!r}:"
