@@ -164,3 +164,56 @@ def test_a_page_for_one_seat_holds_neither_states_nor_event_contents(
     assert all(payload == -1 for _seq, _kind, payload in data["events"])
     assert "race_dealt" in page.read_text() and '"hands":[[' not in page.read_text()
     assert main(["html", str(log), "-o", str(tmp_path / "x.html"), "--seat", "9"]) == 2
+
+
+def _drawn_cars(name: str, scene: dict) -> list[list[int]]:
+    """The cars a game's drawing puts on its track, as [car, space or section]."""
+    if name == "lacorsa":
+        return sorted(
+            [car, c["space"]] for car, c in enumerate(scene["cars"]) if c["space"] is not None
+        )
+    if name == "detroit-cleveland":
+        return sorted([car, s] for car, s in enumerate(scene["positions"]) if s >= 0)
+    if name == "famous-500":
+        return (
+            [[seat, scene["section"]] for seat in range(len(scene["sheets"]))]
+            if scene["lap"] > 0
+            else []
+        )
+    if name == "wacky-races":
+        return sorted([car, p] for car, p in enumerate(scene["pos"])) if scene["tiles"] else []
+    raise AssertionError(f"no drawing known for {name}")
+
+
+def test_browser_draws_every_game_with_its_cars_where_the_log_has_them(
+    tmp_path: Path, registry: Registry, browser: Browser
+) -> None:
+    drawn = (
+        "[...document.querySelectorAll('#drawing g.car')]"
+        ".map(g => [+g.dataset.car, +(g.dataset.space ?? g.dataset.section)])"
+    )
+    for name in sorted(registry.games):
+        game = registry.game(name)
+        players = max(game.min_players, min(game.max_players, 3))
+        log = play(
+            registry,
+            tmp_path / f"{name}.jsonl",
+            game=name,
+            bots=("random",) * players,
+            seed=4,
+            options=game.conformance_options[0],
+        )
+        page = tmp_path / f"{name}.html"
+        assert main(["html", str(log), "-o", str(page)]) == 0
+        data = match_data(registry, log)
+        assert data["drawing"] != "text", name
+        browser.open(page.as_uri(), "document.getElementById('status').dataset.frame")
+        frames = len(data["frames"])
+        for frame in sorted({1, frames // 3, frames // 2, 2 * frames // 3, frames - 1}):
+            browser.evaluate(
+                f"(e => {{ e.value = {frame}; e.dispatchEvent(new Event('input')); }})"
+                "(document.getElementById('slider'))"
+            )
+            scene = json.loads(data["strings"][data["frames"][frame][1]])
+            assert sorted(browser.evaluate(drawn)) == _drawn_cars(name, scene), (name, frame)
+            assert json.loads(browser.evaluate(STATUS))["seq"] == str(frame - 1)

@@ -1,0 +1,134 @@
+"""Replay debugging on a large log: diff and replay events a second, and peak memory.
+
+The large log is a LACORSA championship's events written again and again under one
+header (evolve folds them like one long championship) until it holds ``EVENTS`` events.
+``python -m benchmarks.bench_inspect`` also prints the peak memory of ``diff`` and
+``replay`` on a tenth of the log and on all of it: flat memory means the same peak.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+from benchmarks.harness import Benchmark
+from racedeck.core.log import LogReader, LogWriter, ResultLine
+from racedeck.core.replay import replay_log
+from racedeck.core.runner import make_header, run_match, state_hash
+from racedeck.inspect.diff import diff_logs
+from racedeck.plugins import load_registry
+
+EVENTS = int(os.environ.get("RACEDECK_BENCH_EVENTS", "1000000"))
+
+_registry = load_registry(entry_points=False)
+_game = _registry.game("lacorsa")
+_options = _game.parse_options({"races": 100})
+_random = _registry.bot("random", "lacorsa")
+_folder = Path(tempfile.mkdtemp(prefix="racedeck-bench-"))
+
+
+def _championship() -> list[bytes]:
+    buffer = io.BytesIO()
+    run_match(_game, _options, [_random] * 6, 1, writer=LogWriter(buffer))
+    with LogReader("championship", io.BytesIO(buffer.getvalue())) as reader:
+        return [entry.event for entry in reader if entry.event is not None]
+
+
+def write_large_log(path: Path, events: int) -> Path:
+    """Write a readable log of ``events`` events (a championship repeated) to ``path``."""
+    block = _championship()
+    decode, evolve = _game.event_decoder.decode, _game.evolve
+    state = _game.initial_state(_options, 6)
+    with open(path, "wb") as handle:
+        writer = LogWriter(handle)
+        writer.header(make_header(_game, _options, 6, 1, [_random] * 6, "forfeit"))
+        for seq in range(events):
+            raw = block[seq % len(block)]
+            state = evolve(state, decode(raw))
+            writer.event(raw)
+        writer.result(
+            ResultLine(
+                kind="result",
+                events=events,
+                hash=writer.last_hash,
+                state_hash=state_hash(state),
+                result=__import__("msgspec").to_builtins(_game.result(state)),
+            )
+        )
+    return path
+
+
+_logs: dict[int, tuple[Path, Path]] = {}
+
+
+def logs(events: int = EVENTS) -> tuple[Path, Path]:
+    """Return two identical large logs (made once)."""
+    if events not in _logs:
+        a = write_large_log(_folder / f"a{events}.jsonl", events)
+        b = _folder / f"b{events}.jsonl"
+        shutil.copyfile(a, b)
+        _logs[events] = (a, b)
+    return _logs[events]
+
+
+def diff_events() -> int:
+    a, b = logs()
+    report = diff_logs(_registry, a, b)
+    assert report.identical
+    return report.events_compared
+
+
+def replay_events() -> int:
+    a, _ = logs()
+    replay = replay_log(_registry, a)
+    assert replay.complete, replay.error
+    return replay.events
+
+
+def peak_memory(events: int) -> dict[str, float]:
+    """Return the peak traced memory (MiB) of diff and replay on a log of ``events``."""
+    a, b = logs(events)
+    out = {}
+    for name, run in (
+        ("diff", lambda: diff_logs(_registry, a, b)),
+        ("replay", lambda: replay_log(_registry, a)),
+    ):
+        tracemalloc.start()
+        run()
+        out[name] = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+    return out
+
+
+def benchmarks() -> list[Benchmark]:
+    return [
+        Benchmark(
+            f"inspect: diff of two identical {EVENTS:,}-event logs", "events", diff_events, 200_000
+        ),
+        Benchmark(f"inspect: replay of a {EVENTS:,}-event log", "events", replay_events, 200_000),
+    ]
+
+
+def main() -> int:
+    for events in (EVENTS // 10, EVENTS):
+        start = time.perf_counter()
+        peaks = peak_memory(events)
+        size = logs(events)[0].stat().st_size / 2**20
+        print(
+            f"{events:>9,} events ({size:,.0f} MiB log): peak traced memory "
+            + ", ".join(f"{name} {mib:.2f} MiB" for name, mib in peaks.items())
+            + f"  ({time.perf_counter() - start:.0f} s)",
+            flush=True,
+        )
+    shutil.rmtree(_folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
