@@ -67,6 +67,13 @@ def engine(state: Famous500State, seed: int = 0) -> Famous500State:
     return GAME.fold(state, GAME.decide(state, ENGINE, None, random.Random(seed)))
 
 
+def settle(state: Famous500State, seed: int = 0) -> Famous500State:
+    """Let the engine act for as long as it is its turn (a no-op when it is not)."""
+    while GAME.next_step(state).engine:
+        state = engine(state, seed)
+    return state
+
+
 def section(
     state: Famous500State, card0: int | Race | PitStop, card1: int | Race | PitStop
 ) -> Famous500State:
@@ -75,4 +82,4 @@ def section(
     a1 = Race(card=card1) if isinstance(card1, int) else card1
     state = act(state, 0, a0)
     state = act(state, 1, a1)
-    return engine(state)
+    return settle(state)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from racedeck.games.famous500.actions import Discard
 
-from .helpers import GAME, act, engine, racing, section
+from .helpers import GAME, act, racing, section
 
 LAST = 9
 """Monaco's last section (Rascasse)."""
@@ -21,7 +21,6 @@ def test_the_driver_with_fewer_speed_points_discards_and_draws() -> None:
     assert [a.card for a in GAME.legal_actions(state, 0)] == [120, 160, 180]  # type: ignore[union-attr]
     state = act(state, 0, Discard(card=120))
     assert state.discards == ((0, 120),)
-    state = engine(state)
     assert state.hands[0] == (80, 160, 180)
     assert state.pit_deck == (140, 200)
     assert 120 not in (*state.hands[0], *state.hands[1], *state.pit_deck)
@@ -42,7 +41,7 @@ def test_the_trailing_driver_starts_the_new_lap() -> None:
     pennies to mark the start of the new lap."""
     state = section(racing(cars=((6, 5, 4, 10), (6, 5, 4, 3)), section=LAST), 40, 180)
     assert state.trailing == 1 and state.hands[1] == (40, 60, 100)
-    state = engine(act(state, 1, Discard(card=60)))
+    state = act(state, 1, Discard(card=60))
     assert state.hands[1] == (40, 80, 100)
     assert (state.lap, state.section, state.phase) == (2, 0, "choose")
     assert GAME.observe(state, 0).discards == GAME.observe(state, 1).discards

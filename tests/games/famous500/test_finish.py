@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import GAME, MONACO_BLACK, engine, racing, section
+from .helpers import GAME, MONACO_BLACK, racing, section
 
 LAST = 9
 
@@ -18,8 +18,7 @@ def test_a_column_below_zero_ends_the_race_and_the_other_car_wins() -> None:
     )
     state = section(state, 200, 60)  # 3 Tires from 2
     assert state.cars[0][0] == -1
-    assert state.phase == "finish"
-    state = engine(state)
+    assert state.phase == "over"
     assert state.phase == "over" and state.winner == 1
     result = GAME.result(state)
     assert result.ranks == (2, 1)
@@ -47,7 +46,7 @@ def test_both_cars_out_on_one_section_more_speed_points_win() -> None:
         cars=((2, 5, 4, 3), (2, 5, 4, 4)),
         section=MONACO_BLACK,
     )
-    state = engine(section(state, 200, 180))
+    state = section(state, 200, 180)
     assert state.cars[0][3] == state.cars[1][3] == 5
     # Tied on points: the faster card on that section wins.
     assert state.winner == 0 and "faster card" in state.reason
@@ -56,7 +55,7 @@ def test_both_cars_out_on_one_section_more_speed_points_win() -> None:
         cars=((2, 5, 4, 0), (2, 5, 4, 4)),
         section=MONACO_BLACK,
     )
-    state = engine(section(state, 200, 180))
+    state = section(state, 200, 180)
     assert state.winner == 1 and "more Speed points" in state.reason
 
 
@@ -69,8 +68,7 @@ def test_at_the_finish_line_the_most_speed_points_win() -> None:
     """
     state = racing(cars=((6, 5, 4, 3), (6, 5, 4, 9)), lap=3, section=LAST)
     state = section(state, 160, 100)
-    assert state.phase == "finish"
-    state = engine(state)
+    assert state.phase == "over"
     assert state.winner == 1 and GAME.result(state).ranks == (2, 1)
     assert GAME.next_step(state).over
 
@@ -78,7 +76,7 @@ def test_at_the_finish_line_the_most_speed_points_win() -> None:
 def test_tied_at_the_finish_the_faster_final_card_wins() -> None:
     """If tied, the driver who played the fastest final card wins the race."""
     state = racing(cars=((6, 5, 4, 4), (6, 5, 4, 3)), lap=3, section=LAST)
-    state = engine(section(state, 40, 100))
+    state = section(state, 40, 100)
     assert state.cars[0][3] == state.cars[1][3] == 5
     assert state.winner == 1 and "faster final card" in state.reason
     assert GAME.result(state).ranks == (2, 1)

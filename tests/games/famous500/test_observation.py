@@ -11,7 +11,7 @@ from racedeck.core.model import ENGINE
 from racedeck.games.famous500.actions import Design, LeavePit, PitStop, Race, ReturnCard
 from racedeck.games.famous500.state import Famous500State
 
-from .helpers import GAME, MONACO_PIT, act, engine, fresh, racing, section
+from .helpers import GAME, MONACO_PIT, act, fresh, racing, section, settle
 
 ALL = Counter([40, 60, 80, 100, 120, 140, 160, 180, 200])
 
@@ -58,7 +58,7 @@ def test_observation_hides_the_opponents_hand_and_the_pit_deck_order() -> None:
 def test_cards_played_and_taken_are_public_record() -> None:
     """Once you're done scoring, each driver takes the card played by his opponent."""
     state = section(racing(section=MONACO_PIT), PitStop(card=40), Race(card=100))
-    state = act(act(engine(state), 0, ReturnCard(card=160)), 0, LeavePit())
+    state = act(act(settle(state), 0, ReturnCard(card=160)), 0, LeavePit())
     for seat in (0, 1):
         record = GAME.observe(state, seat).history[-1]
         assert record.cards == (40, 100) and record.pits == (True, False)

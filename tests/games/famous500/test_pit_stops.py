@@ -13,7 +13,7 @@ from racedeck.games.famous500.actions import LeavePit, PitStop, Race, Repair, Re
 from racedeck.games.famous500.events import SectionRevealed
 from racedeck.games.famous500.state import SectionPlayed
 
-from .helpers import GAME, MONACO_PIT, act, engine, racing, section
+from .helpers import GAME, MONACO_PIT, act, racing, section, settle
 
 
 def _seat0_pits() -> tuple:  # type: ignore[type-arg]
@@ -25,7 +25,7 @@ def test_a_pit_stop_keeps_its_card_face_down() -> None:
     """To declare a Pit Stop, simply say “Pit Stop!” and keep your card facedown when it's
     time to reveal."""
     _before, state = _seat0_pits()
-    assert state.phase == "pit_draw"
+    assert state.phase == "pit_return"
     seen = GAME.observe(state, 1)
     assert seen.pits == (True, False)
     assert seen.revealed == (0, 100)
@@ -37,9 +37,9 @@ def test_a_pit_stop_keeps_its_card_face_down() -> None:
 def test_a_pitting_driver_draws_then_returns_a_card_to_the_bottom() -> None:
     """Drivers who make a Pit Stop draw a card from the Pit deck. After viewing their hand,
     they return a card to the bottom of the deck."""
-    _before, state = _seat0_pits()
-    state = engine(state)
-    assert state.hands[0] == (80, 120, 160)  # 80 was the top card
+    before, state = _seat0_pits()
+    assert before.pit_deck[0] == 80
+    assert state.hands[0] == (80, 120, 160)  # the top card, drawn
     assert state.phase == "pit_return" and GAME.next_step(state).seats == (0,)
     assert [a.card for a in GAME.legal_actions(state, 0)] == [80, 120, 160]  # type: ignore[union-attr]
     with pytest.raises(IllegalActionError):
@@ -62,11 +62,10 @@ def test_both_pitting_the_driver_with_more_speed_points_draws_first() -> None:
     state = racing(section=MONACO_PIT, cars=((6, 5, 4, 3), (6, 5, 4, 7)))
     state = section(state, PitStop(card=40), PitStop(card=60))
     assert state.pit_order == (1, 0)
-    state = engine(state)
     assert state.hands[1] == (80, 100, 180)
+    assert GAME.next_step(state).seats == (1,)
     state = act(act(state, 1, ReturnCard(card=180)), 1, LeavePit())
-    assert state.pit_order == (0,) and state.phase == "pit_draw"
-    state = engine(state)
+    assert state.pit_order == (0,) and state.phase == "pit_return"
     assert state.hands[0] == (120, 140, 160)
 
 
@@ -76,11 +75,13 @@ def test_both_pitting_tied_the_faster_card_before_draws_first() -> None:
         SectionPlayed(lap=1, section=9, cards=(60, 140), pits=(False, False), points=(1, 2)),
     )
     state = racing(section=MONACO_PIT, lap=2, history=history)
-    state = act(act(state, 0, PitStop(card=40)), 1, PitStop(card=60))
-    event = GAME.decide(state, ENGINE, None, random.Random(0))[0]
-    assert isinstance(event, SectionRevealed) and event.pit_order == (1, 0)
-    # No section before: a coin decides, and the log records it.
-    fresh = replace(state, history=())
+    state = act(state, 0, PitStop(card=40))
+    events = GAME.decide(state, 1, PitStop(card=60), random.Random(0))
+    revealed = events[1]
+    assert isinstance(revealed, SectionRevealed) and revealed.pit_order == (1, 0)
+    # No section before: a coin decides, tossed by the engine and kept in the log.
+    fresh = GAME.fold(replace(state, history=()), [events[0]])
+    assert fresh.phase == "reveal" and GAME.next_step(fresh).engine
     orders = {
         GAME.decide(fresh, ENGINE, None, random.Random(seed))[0].pit_order  # type: ignore[union-attr]
         for seed in range(20)
@@ -92,7 +93,7 @@ def test_repairs_cost_one_speed_point_for_3_tires_2_fuel_or_1_engine() -> None:
     """The main reason to declare a Pit Stop is to repair your car. For every Speed point you
     spend, your pit crew repairs 3 Tire points, 2 Fuel points, or 1 Engine point."""
     _before, state = _seat0_pits()
-    state = act(engine(state), 0, ReturnCard(card=80))
+    state = act(settle(state), 0, ReturnCard(card=80))
     assert state.phase == "pit_repair"
     assert state.cars[0] == (1, 5, 4, 3)
     state = act(state, 0, Repair(column=0))
@@ -117,7 +118,7 @@ def test_pitting_earns_no_points_and_pays_no_costs_the_other_races_as_usual() ->
     assert state.cars[0] == before.cars[0]
     # The racer scores 2 (there is no slower card to beat) and pays 180's 1 Engine.
     assert state.cars[1] == (6, 5, 3, 5)
-    state = act(act(engine(state), 0, ReturnCard(card=80)), 0, LeavePit())
+    state = act(act(settle(state), 0, ReturnCard(card=80)), 0, LeavePit())
     assert state.section == MONACO_PIT + 1 and state.phase == "choose"
     assert 180 in state.hands[0] and 200 in state.hands[1]
 
@@ -130,7 +131,7 @@ def test_pit_stops_repair_and_refuel_with_speed_points() -> None:
     state = section(state, PitStop(card=40), PitStop(card=60))
     for _ in range(2):
         seat = state.pit_order[0]
-        state = engine(state)
+        state = settle(state)
         state = act(state, seat, GAME.legal_actions(state, seat)[0])
         state = act(act(state, seat, Repair(column=1)), seat, LeavePit())
     assert state.cars == ((6, 2, 4, 2), (6, 3, 4, 2))

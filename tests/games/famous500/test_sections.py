@@ -17,9 +17,9 @@ from .helpers import (
     MONACO_GREY,
     MONACO_WHITE,
     act,
-    engine,
     racing,
     section,
+    settle,
 )
 
 
@@ -62,7 +62,9 @@ def test_both_drivers_choose_a_card_face_down_at_once() -> None:
     assert "laid: 160" in GAME.render(state, 0)
     assert GAME.next_step(state).seats == (1,)
     state = act(state, 1, Race(card=60))
-    assert GAME.next_step(state).engine and state.phase == "reveal"
+    # The last card down turns both over.
+    assert state.history[-1].cards == (160, 60)
+    assert GAME.next_step(state).seats == (0, 1)
 
 
 def test_the_higher_card_earns_2_and_the_lower_1() -> None:
@@ -115,12 +117,10 @@ def test_a_lap_is_once_around_the_track_and_a_race_three_laps() -> None:
             state = section(state, state.hands[0][0], state.hands[1][0])
         elif state.phase == "discard":
             state = act(state, state.trailing, GAME.legal_actions(state, state.trailing)[0])
-            assert state.phase == "lap_draw"
-            state = engine(state)
             laps += 1
             assert (state.section, state.phase) == (0, "choose")
         else:
-            state = engine(state)
+            state = settle(state)
     assert laps == 2
     assert len(state.history) == 3 * sections
     assert state.history[-1].lap == 3

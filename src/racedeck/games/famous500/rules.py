@@ -63,6 +63,8 @@ from racedeck.games.famous500.state import (
 SEATS = (0, 1)
 _STEPS = {(0,): Step((0,)), (1,): Step((1,)), (0, 1): Step((0, 1)), (): MATCH_OVER}
 _ENGINE_PHASES = frozenset({"deal", "reveal", "pit_draw", "lap_draw", "finish"})
+_AUTOMATIC = frozenset({"reveal", "pit_draw", "lap_draw", "finish"})
+"""Engine phases whose outcome follows from the state (all but a coin toss)."""
 _KEEP = KeepCards()
 _FALSE_START = FalseStart()
 _LEAVE = LeavePit()
@@ -344,19 +346,20 @@ class Famous500(
             )
         if action is None or action not in legal:
             raise IllegalActionError(action, actor, self._why(state, actor, action))
-        if isinstance(action, Race):
-            return [CardLaid(seat=actor, card=action.card, pit=False)]
-        if isinstance(action, PitStop):
-            return [CardLaid(seat=actor, card=action.card, pit=True)]
+        if isinstance(action, (Race, PitStop)):
+            laid = CardLaid(seat=actor, card=action.card, pit=isinstance(action, PitStop))
+            if not state.laid[1 - actor]:
+                return [laid]
+            return self._follow_ups(state, [laid])
         if isinstance(action, Repair):
             amount = state.setup.repair[action.column]
             return [Repaired(seat=actor, column=action.column, amount=amount)]
         if isinstance(action, LeavePit):
-            return [PitLeft(seat=actor)]
+            return self._follow_ups(state, [PitLeft(seat=actor)])
         if isinstance(action, ReturnCard):
             return [CardReturned(seat=actor, card=action.card)]
         if isinstance(action, Discard):
-            return [CardDiscarded(seat=actor, card=action.card)]
+            return self._follow_ups(state, [CardDiscarded(seat=actor, card=action.card)])
         if isinstance(action, Design):
             return [
                 CarDesigned(
@@ -412,14 +415,38 @@ class Famous500(
         return f"{type(action).__name__} is not a choice for seat {seat} in phase {phase!r}"
 
     # The engine --------------------------------------------------------------------------
+    def _follow_ups(
+        self, state: Famous500State, events: list[Famous500Event]
+    ) -> list[Famous500Event]:
+        """Append to ``events`` what follows from them by itself.
+
+        The reveal once both cards are down, a pitting or trailing driver's draw from the
+        top of the pit deck, and the finish need no choice and no chance, so they are
+        decided with the action that leads to them; only a coin toss waits for the engine.
+        """
+        evolve = self.evolve
+        for event in events:
+            state = evolve(state, event)
+        while state.phase in _AUTOMATIC and not self._coin_needed(state):
+            event = self._automatic(state, None)
+            events.append(event)
+            state = evolve(state, event)
+        return events
+
+    def _coin_needed(self, state: Famous500State) -> bool:
+        """Return True when both drivers pit tied on Speed points with no section before."""
+        return (
+            state.phase == "reveal"
+            and state.pits[0]
+            and state.pits[1]
+            and state.cars[0][3] == state.cars[1][3]
+            and not state.history
+        )
+
     def _engine(self, state: Famous500State, rng: Rng) -> list[Famous500Event]:
         phase = state.phase
-        if phase == "reveal":
-            return [self._reveal(state, rng)]
-        if phase == "pit_draw":
-            return [CardDrawn(seat=state.pit_order[0], card=state.pit_deck[0])]
-        if phase == "lap_draw":
-            return [CardDrawn(seat=state.trailing, card=state.pit_deck[0])]
+        if phase in _AUTOMATIC:
+            return self._follow_ups(state, [self._automatic(state, rng)])
         if phase == "deal":
             cards = list(state.setup.speeds)
             rng.shuffle(cards)
@@ -430,16 +457,25 @@ class Famous500(
                     pit_deck=tuple(cards[6:9]),
                 )
             ]
-        if phase == "finish":
-            winner, reason = self._winner(state)
-            return [
-                RaceFinished(
-                    winner=winner, reason=reason, speed=(state.cars[0][3], state.cars[1][3])
-                )
-            ]
         raise IllegalActionError(None, ENGINE, f"the engine has nothing to do in phase {phase!r}")
 
-    def _reveal(self, state: Famous500State, rng: Rng) -> SectionRevealed:
+    def _automatic(self, state: Famous500State, rng: Rng | None) -> Famous500Event:
+        """Return the event of an automatic phase; only a coin toss uses ``rng``."""
+        phase = state.phase
+        if phase == "reveal":
+            return self._reveal(state, rng)
+        if phase == "pit_draw":
+            return CardDrawn(seat=state.pit_order[0], card=state.pit_deck[0])
+        if phase == "lap_draw":
+            return CardDrawn(seat=state.trailing, card=state.pit_deck[0])
+        if phase == "finish":
+            winner, reason = self._winner(state)
+            return RaceFinished(
+                winner=winner, reason=reason, speed=(state.cars[0][3], state.cars[1][3])
+            )
+        raise IllegalActionError(None, ENGINE, f"no automatic event in phase {phase!r}")
+
+    def _reveal(self, state: Famous500State, rng: Rng | None) -> SectionRevealed:
         setup = state.setup
         section = state.section
         kind = setup.kinds[section]
@@ -462,6 +498,7 @@ class Famous500(
                 previous = state.history[-1].cards
                 first = 0 if previous[0] > previous[1] else 1
             else:
+                assert rng is not None, "a tie with no section before needs the engine's coin"
                 first = rng.randrange(2)
             pit_order = (first, 1 - first)
         elif p0:
@@ -694,9 +731,13 @@ class Famous500(
         else:
             shown_cars = _pair((None, None), seat, cars[seat] if state.designed[seat] else None)
         bit = 1 << seat
-        deck_known = tuple(
-            c if m & bit else 0 for c, m in zip(state.pit_deck, state.deck_known, strict=True)
-        )
+        masks = state.deck_known
+        if any(m & bit for m in masks):
+            deck_known = tuple(
+                c if m & bit else 0 for c, m in zip(state.pit_deck, masks, strict=True)
+            )
+        else:
+            deck_known = (0,) * len(masks)
         return Famous500Observation(
             seat=seat,
             phase=phase,
