@@ -124,13 +124,25 @@ def cars_of(state: State, seat: int) -> int:
     return sum(1 for o in state.owner if o == seat)
 
 
-def must_sell(state: State) -> bool:
-    """Return True when every car left must go to a player still without one."""
+def _car_counts(state: State) -> list[int]:
+    counts = [0] * state.players
+    for seat in state.owner:
+        if seat >= 0:
+            counts[seat] += 1
+    return counts
+
+
+def _must_sell(state: State, counts: list[int]) -> bool:
     if state.options.no_car_required:
         return False
     left = len(state.bid_deck) + (1 if state.offer >= 0 else 0)
-    carless = sum(1 for seat in range(state.players) if seat not in state.owner)
+    carless = counts.count(0)
     return carless > 0 and left <= carless
+
+
+def must_sell(state: State) -> bool:
+    """Return True when every car left must go to a player still without one."""
+    return _must_sell(state, _car_counts(state))
 
 
 def active_bidders(state: State) -> list[int]:
@@ -139,19 +151,15 @@ def active_bidders(state: State) -> list[int]:
     A seat is out once it has passed, once it owns as many cars as it may, and, when
     every remaining car must go to a player without one, once it owns a car.
     """
+    counts = _car_counts(state)
     limit = car_limit(state.players, state.options)
-    forced = must_sell(state)
-    owner = state.owner
+    forced = _must_sell(state, counts)
     passed = state.passed
-    active = []
-    for seat in range(state.players):
-        if passed[seat]:
-            continue
-        owned = sum(1 for o in owner if o == seat)
-        if owned >= limit or (forced and owned):
-            continue
-        active.append(seat)
-    return active
+    return [
+        seat
+        for seat, owned in enumerate(counts)
+        if not passed[seat] and owned < limit and not (forced and owned)
+    ]
 
 
 def _next_active(state: State, start: int, inclusive: bool) -> int:
@@ -206,6 +214,11 @@ class DetroitCleveland(
         self._plays_value: list[DetroitClevelandAction] = []
         self._slot_key: tuple[Any, ...] = ()
         self._slot_value: list[Option] = []
+        self._slot_moves: list[DetroitClevelandAction] = []
+        self._card_plays: dict[tuple[Any, ...], CardPlay] = {}
+        self._card_plays_for: DetroitClevelandOptions | None = None
+        self._chain: list[tuple[State, Event, State]] = []
+        self._chain_at = 0
 
     # Options ----------------------------------------------------------------------------
     def parse_options(self, raw: dict[str, Any]) -> DetroitClevelandOptions:
@@ -271,8 +284,8 @@ class DetroitCleveland(
             bids.extend(Bid(amount=a) for a in range(first, money + 1, BID_STEP))
             return bids
         if state.card >= 0:
-            track = track_of(state.options)
-            return [Move(car=car, to=space_id(track, d)) for car, d, _ in self._slot(state)]
+            self._slot(state)
+            return self._slot_moves
         return self._plays(state, seat)
 
     def _plays(self, state: State, seat: int) -> list[DetroitClevelandAction]:
@@ -282,9 +295,6 @@ class DetroitCleveland(
             return self._plays_value
         options = state.options
         positions = state.positions
-        successors = track_of(options).successors
-        mapping = switch_mapping([(s.a, s.b) for s in state.switches])
-        own = frozenset(c for c in range(6) if state.owner[c] == seat)
         actions: list[DetroitClevelandAction] = []
         seen: set[Any] = set()
         for card in state.hands[seat]:
@@ -293,10 +303,8 @@ class DetroitCleveland(
             if content in seen:
                 continue
             seen.add(content)
-            if card in WHITE_CARDS and moves is not None:
-                play = CardPlay(successors, moves, mapping, own, options.white_own_car)
-                if not play.playable(positions):
-                    continue
+            if card in WHITE_CARDS and not self.card_play(state, card, seat).playable(positions):
+                continue
             actions.append(Play(card=card))
         if options.may_stop_when_finished and all(
             positions[c] == FINISH for c in range(6) if state.owner[c] == seat
@@ -306,32 +314,38 @@ class DetroitCleveland(
         self._plays_value = actions
         return actions
 
-    def _card_play(self, state: State) -> CardPlay:
-        seat = state.order[state.turn % state.players]
-        return CardPlay(
-            track_of(state.options).successors,
-            MOVES[state.card],
-            switch_mapping([(s.a, s.b) for s in state.switches]),
-            frozenset(c for c in range(6) if state.owner[c] == seat),
-            state.options.white_own_car,
-        )
+    def card_play(self, state: State, card: int, seat: int) -> CardPlay:
+        """Return ``card`` as ``seat`` would play it now: its cars after switches, its white."""
+        options = state.options
+        if options is not self._card_plays_for or len(self._card_plays) > 4096:
+            self._card_plays = {}
+            self._card_plays_for = options
+        owner = state.owner
+        own = tuple(c for c in range(6) if owner[c] == seat)
+        key = (card, state.switches, own)
+        play = self._card_plays.get(key)
+        if play is None:
+            play = CardPlay(
+                track_of(options).successors,
+                MOVES[card],
+                switch_mapping([(s.a, s.b) for s in state.switches]),
+                frozenset(own),
+                options.white_own_car,
+            )
+            self._card_plays[key] = play
+        return play
 
     def _slot(self, state: State) -> list[Option]:
-        """Every legal move of the card's next car."""
-        key = (
-            state.positions,
-            state.card,
-            state.slot,
-            state.switches,
-            state.turn,
-            state.owner,
-            state.options,
-        )
-        if key == self._slot_key:
+        """Every legal move of the card's next car (the matching actions in ``_slot_moves``)."""
+        key = (state.positions, state.card, state.slot, state.switches, state.owner, state.turn)
+        if key == self._slot_key and state.options is self._card_plays_for:
             return self._slot_value
-        options = self._card_play(state).options(state.positions, state.slot)
+        seat = state.order[state.turn % state.players]
+        options = self.card_play(state, state.card, seat).options(state.positions, state.slot)
+        track = track_of(state.options)
         self._slot_key = key
         self._slot_value = options
+        self._slot_moves = [Move(car=car, to=space_id(track, d)) for car, d, _ in options]
         return options
 
     def decide(
@@ -400,15 +414,24 @@ class DetroitCleveland(
 
     def with_consequences(self, state: State, events: list[Event]) -> list[Event]:
         """Return ``events`` followed by what follows from them with no decision to make."""
-        evolve = self.evolve
+        # The states are kept so that folding the same events again (as the runner does
+        # right after) costs a lookup rather than a second evolve.
+        evolve = self._evolve
+        chain = []
         for event in events:
-            state = evolve(state, event)
+            after = evolve(state, event)
+            chain.append((state, event, after))
+            state = after
         while True:
             more = self._automatic(state)
             if not more:
+                self._chain = chain
+                self._chain_at = 0
                 return events
             for event in more:
-                state = evolve(state, event)
+                after = evolve(state, event)
+                chain.append((state, event, after))
+                state = after
             events.extend(more)
 
     def _automatic(self, state: State) -> list[Event]:
@@ -465,13 +488,10 @@ class DetroitCleveland(
 
     def _race_automatic(self, state: State) -> list[Event]:
         if state.card >= 0:
-            play_moves = MOVES[state.card]
-            colour = play_moves[state.slot][0]
-            if colour != WHITE:
-                mapping = switch_mapping([(s.a, s.b) for s in state.switches])
-                car = mapping[colour]
-                if state.positions[car] == FINISH:
-                    return [CarSkipped(car=car)]
+            seat = state.order[state.turn % state.players]
+            car = self.card_play(state, state.card, seat).cars[state.slot]
+            if car != WHITE and state.positions[car] == FINISH:
+                return [CarSkipped(car=car)]
             options = self._slot(state)
             if len(options) == 1:
                 car, dest, steps = options[0]
@@ -526,6 +546,16 @@ class DetroitCleveland(
     # Evolve ------------------------------------------------------------------------------
     def evolve(self, state: State, event: Event) -> State:
         """Fold one event into the state."""
+        chain = self._chain
+        at = self._chain_at
+        if at < len(chain):
+            before, known, after = chain[at]
+            if before is state and known is event:
+                self._chain_at = at + 1
+                return after
+        return self._evolve(state, event)
+
+    def _evolve(self, state: State, event: Event) -> State:
         kind = type(event)
         if kind is CarMoved:
             assert isinstance(event, CarMoved)
@@ -690,8 +720,12 @@ class DetroitCleveland(
     def observe(self, state: State, seat: int) -> DetroitClevelandObservation:
         """Return what ``seat`` knows: its own hand, shown hands and every public fact."""
         hands = state.hands
-        revealed = state.revealed
         options = state.options
+        known: list[tuple[int, ...] | None] = [None] * len(hands)
+        if hands:
+            known[seat] = hands[seat]
+            for other in state.revealed:
+                known[other] = hands[other]
         return DetroitClevelandObservation(
             seat=seat,
             players=state.players,
@@ -705,8 +739,8 @@ class DetroitCleveland(
             start_order=state.start_order,
             finished=state.finished,
             hand=hands[seat] if hands else (),
-            hands=tuple(h if s == seat or s in revealed else None for s, h in enumerate(hands)),
-            hand_sizes=tuple(len(h) for h in hands),
+            hands=tuple(known),
+            hand_sizes=tuple(map(len, hands)),
             played=state.played,
             offer=state.offer,
             high_bid=state.high_bid,
