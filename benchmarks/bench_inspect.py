@@ -3,7 +3,9 @@
 The large log is a LACORSA championship's events written again and again under one
 header (evolve folds them like one long championship) until it holds ``EVENTS`` events.
 ``python -m benchmarks.bench_inspect`` also prints the peak memory of ``diff`` and
-``replay`` on a tenth of the log and on all of it: flat memory means the same peak.
+``replay`` on a tenth of the log and on all of it. A LACORSA state keeps every race's
+result, so its own size grows with the log; a second log, of a game whose state is one
+number (``Ticker``), shows the streaming itself: the same peak at any length.
 """
 
 from __future__ import annotations
@@ -17,12 +19,97 @@ import time
 import tracemalloc
 from pathlib import Path
 
+import msgspec
+
 from benchmarks.harness import Benchmark
-from racedeck.core.log import LogReader, LogWriter, ResultLine
+from racedeck.core.bot import BotSpec
+from racedeck.core.game import Game
+from racedeck.core.log import LogReader, LogWriter, ResultLine, encode
+from racedeck.core.model import ENGINE_STEP, Action, Event, Observation, Options, Result
 from racedeck.core.replay import replay_log
 from racedeck.core.runner import make_header, run_match, state_hash
 from racedeck.inspect.diff import diff_logs
-from racedeck.plugins import load_registry
+from racedeck.plugins import Registry, load_registry
+
+
+class Tick(Event, tag="tick"):
+    by: int
+
+
+class Count(msgspec.Struct, frozen=True):
+    total: int = 0
+
+
+class TickerObservation(Observation, tag="ticker"):
+    total: int
+
+
+class Ticker(Game[Count, Action, Tick, TickerObservation, Options]):
+    """A game whose state never grows: the engine adds to a counter, forever."""
+
+    name = "ticker"
+    title = "Ticker"
+    rules_version = "1"
+    min_players = 1
+    max_players = 1
+    options_type = Options
+    event_type = Tick
+    action_type = Action
+    state_type = Count
+    observation_type = TickerObservation
+
+    def initial_state(self, options, players):  # type: ignore[no-untyped-def]
+        return Count()
+
+    def next_step(self, state):  # type: ignore[no-untyped-def]
+        return ENGINE_STEP
+
+    def legal_actions(self, state, seat):  # type: ignore[no-untyped-def]
+        return []
+
+    def decide(self, state, actor, action, rng):  # type: ignore[no-untyped-def]
+        return [Tick(by=rng.randint(1, 6))]
+
+    def evolve(self, state, event):  # type: ignore[no-untyped-def]
+        return Count(state.total + event.by)
+
+    def observe(self, state, seat):  # type: ignore[no-untyped-def]
+        return TickerObservation(total=state.total)
+
+    def result(self, state):  # type: ignore[no-untyped-def]
+        return Result(ranks=(1,), scores=(state.total,), unit="points")
+
+    def render(self, state, viewer=None):  # type: ignore[no-untyped-def]
+        return str(state.total)
+
+
+_ticker_registry = Registry()
+_ticker_registry.add_game(Ticker())
+_ticker_bot = BotSpec(name="none", factory=lambda: None, description="no seat acts")  # type: ignore[arg-type,return-value]
+
+
+def write_ticker_log(path: Path, events: int) -> Path:
+    """Write a readable log of ``events`` ticks to ``path``."""
+    game = _ticker_registry.game("ticker")
+    state = Count()
+    with open(path, "wb") as handle:
+        writer = LogWriter(handle)
+        writer.header(make_header(game, Options(), 1, 1, [_ticker_bot], "forfeit"))
+        for seq in range(events):
+            event = Tick(by=seq % 6 + 1)
+            state = game.evolve(state, event)
+            writer.event(encode(event))
+        writer.result(
+            ResultLine(
+                kind="result",
+                events=events,
+                hash=writer.last_hash,
+                state_hash=state_hash(state),
+                result=msgspec.to_builtins(game.result(state)),
+            )
+        )
+    return path
+
 
 EVENTS = int(os.environ.get("RACEDECK_BENCH_EVENTS", "1000000"))
 
@@ -58,7 +145,7 @@ def write_large_log(path: Path, events: int) -> Path:
                 events=events,
                 hash=writer.last_hash,
                 state_hash=state_hash(state),
-                result=__import__("msgspec").to_builtins(_game.result(state)),
+                result=msgspec.to_builtins(_game.result(state)),
             )
         )
     return path
@@ -91,13 +178,25 @@ def replay_events() -> int:
     return replay.events
 
 
-def peak_memory(events: int) -> dict[str, float]:
+def ticker_logs(events: int) -> tuple[Path, Path]:
+    """Return two identical ticker logs (made once)."""
+    key = -events
+    if key not in _logs:
+        a = write_ticker_log(_folder / f"ta{events}.jsonl", events)
+        b = _folder / f"tb{events}.jsonl"
+        shutil.copyfile(a, b)
+        _logs[key] = (a, b)
+    return _logs[key]
+
+
+def peak_memory(events: int, ticker: bool = False) -> dict[str, float]:
     """Return the peak traced memory (MiB) of diff and replay on a log of ``events``."""
-    a, b = logs(events)
+    registry = _ticker_registry if ticker else _registry
+    a, b = ticker_logs(events) if ticker else logs(events)
     out = {}
     for name, run in (
-        ("diff", lambda: diff_logs(_registry, a, b)),
-        ("replay", lambda: replay_log(_registry, a)),
+        ("diff", lambda: diff_logs(registry, a, b)),
+        ("replay", lambda: replay_log(registry, a)),
     ):
         tracemalloc.start()
         run()
@@ -116,12 +215,13 @@ def benchmarks() -> list[Benchmark]:
 
 
 def main() -> int:
-    for events in (EVENTS // 10, EVENTS):
+    for ticker, events in [(t, n) for t in (True, False) for n in (EVENTS // 10, EVENTS)]:
         start = time.perf_counter()
-        peaks = peak_memory(events)
-        size = logs(events)[0].stat().st_size / 2**20
+        peaks = peak_memory(events, ticker)
+        size = (ticker_logs(events) if ticker else logs(events))[0].stat().st_size / 2**20
         print(
-            f"{events:>9,} events ({size:,.0f} MiB log): peak traced memory "
+            f"{'ticker' if ticker else 'lacorsa'} {events:>9,} events ({size:,.0f} MiB log): "
+            "peak traced memory "
             + ", ".join(f"{name} {mib:.2f} MiB" for name, mib in peaks.items())
             + f"  ({time.perf_counter() - start:.0f} s)",
             flush=True,
