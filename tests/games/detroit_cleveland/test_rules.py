@@ -88,6 +88,76 @@ def test_each_player_starts_with_200000() -> None:
         assert GAME.initial_state(OPTS, players).money == (200_000,) * players
 
 
+def test_the_dealer_removes_the_bidding_and_10_count_cards() -> None:
+    """Choose a player to be the first dealer. The dealer removes from the deck: the six
+    bidding cards (the cards featuring one of the six cars - yellow, blue, green, black,
+    red, and orange, numbered 50-55) the seven 10 count race car movement cards (one of each
+    color plus one white)"""
+    state = GAME.initial_state(OPTS, 3)
+    assert state.dealer == 0
+    dealt = engine(state, 0)
+    assert dealt.dealer == 0 and dealt.bidder == 0
+    assert [data.CARDS[n].car for n in range(50, 56)] == ["Y", "B", "G", "K", "R", "O"]
+    removed = {*data.BIDDING, *data.TEN_COUNT}
+    assert len(removed) == 13
+    assert not removed & {c for hand in dealt.hands for c in hand}
+
+
+def test_the_race_uses_movement_and_switch_cards() -> None:
+    """During the race, players use two kinds of cards: movement cards and switch cards.
+    Movement cards move cars around the track."""
+    kinds = {data.CARDS[n].kind for n in data.RACE_DECK}
+    assert kinds == {"move", "switch"}
+    assert all(n in data.MOVES or n in data.SWITCHES for n in data.RACE_DECK)
+
+
+def test_every_race_begins_with_an_auction() -> None:
+    """Before each race begins, players must purchase race cars for that race by bidding on
+    them."""
+    registry = load_registry(entry_points=False)
+    spec = registry.bot("random", GAME.name)
+    outcome = run_match(GAME, options(races=2), [spec] * 2, 6)
+    assert len(outcome.state.owners) == 2
+    state = GAME.initial_state(options(races=2), 2)
+    phases = []
+    from racedeck.core.rng import engine_stream
+
+    rng = random.Random(0)
+    events = 0
+    while not GAME.next_step(state).over:
+        step = GAME.next_step(state)
+        if step.engine:
+            new = GAME.decide(state, ENGINE, None, engine_stream(6, events))
+        else:
+            legal = GAME.legal_actions(state, step.seats[0])
+            new = GAME.decide(state, step.seats[0], legal[rng.randrange(len(legal))], NO_CHANCE)
+        for event in new:
+            state = GAME.evolve(state, event)
+            events += 1
+            if not phases or phases[-1] != state.phase:
+                phases.append(state.phase)
+            if isinstance(event, RaceDealt):
+                assert state.owner == (-1,) * 6
+    assert phases == ["auction", "race", "deal", "auction", "race", "over"]
+
+
+def test_the_optional_rules_are_options_off_by_default() -> None:
+    """Players may select from the following to change the way the game plays. Feel free to
+    add variants of your own."""
+    defaults = options()
+    for name in (
+        "ten_counts_in_deck",
+        "no_car_limit",
+        "no_car_required",
+        "white_own_car",
+        "may_stop_when_finished",
+        "tournament_seating",
+    ):
+        assert getattr(defaults, name) is False
+        assert getattr(options(**{name: True}), name) is True
+    assert defaults.races == 3
+
+
 def test_the_bidding_deck_is_shuffled_face_down() -> None:
     """The six bidding cards are shuffled and placed face down in the middle of the track,
     to be the bidding deck."""
@@ -470,8 +540,19 @@ def test_unfinished_cars_earn_nothing_when_the_cards_run_out() -> None:
 
 def test_prize_money_for_unowned_cars_stays_in_the_bank() -> None:
     """At the end of each race, the banker pays the owners of the cars the prize money
-    earned by each car. Prize money for un-owned cards remains in the bank."""
+    earned by each car. Prize money for un-owned cards remains in the bank.
+
+    Prize money by finishing position:
+    Position	Prize
+    1st (Winner's Circle)	$200,000
+    2nd	$150,000
+    3rd	$100,000
+    4th	$60,000
+    5th	$30,000
+    6th	$10,000
+    """
     assert data.PRIZES == (200_000, 150_000, 100_000, 60_000, 30_000, 10_000)
+    assert data.DATA.prizes.source == "seed"
     finished = ("yellow", "blue", "green", "black", "red")
     orange_5 = next(n for n, moves in data.MOVES.items() if moves == ((O, 5),))
     state = race_state(
@@ -490,8 +571,8 @@ def test_prize_money_for_unowned_cars_stays_in_the_bank() -> None:
 
 
 def test_three_races_and_the_richest_player_wins() -> None:
-    """The game ends when three races have been completed. The player with the most money
-    is the winner."""
+    """The player with the most money after three races is the winner! The game ends when
+    three races have been completed. The player with the most money is the winner."""
     registry = load_registry(entry_points=False)
     spec = registry.bot("random", GAME.name)
     outcome = run_match(GAME, OPTS, [spec] * 3, 4)

@@ -337,7 +337,15 @@ class DetroitCleveland(
 
     def _slot(self, state: State) -> list[Option]:
         """Every legal move of the card's next car (the matching actions in ``_slot_moves``)."""
-        key = (state.positions, state.card, state.slot, state.switches, state.owner, state.turn)
+        key = (
+            state.positions,
+            state.card,
+            state.slot,
+            state.switches,
+            state.owner,
+            state.turn,
+            state.order,
+        )
         if key == self._slot_key and state.options is self._card_plays_for:
             return self._slot_value
         seat = state.order[state.turn % state.players]
