@@ -81,6 +81,12 @@ MAX_ROUNDS = 200
 
 _SEAT_STEPS = tuple(Step((seat,)) for seat in range(data.FIELD_SIZE))
 _END_TURN = EndTurn()
+# Actions are values: the common ones are made once.
+_ONE_CARD = tuple(PlayStep(cards=(t,)) for t in range(len(data.TERRAINS)))
+_USE = tuple(
+    tuple(UseAdvantage(advantage=i, target=t) for t in range(-1, data.POSITIONS)) for i in range(4)
+)
+"""``_USE[i][target + 1]``: advantage ``i`` on ``target`` (a car or a position; -1 none)."""
 _NO_TRAP = -1
 
 
@@ -177,13 +183,13 @@ def in_one_stage(p: int) -> bool:
 class _Resolver:
     """Works out a decision's consequences, emitting events and folding them as it goes."""
 
-    __slots__ = ("events", "evolvers", "folded", "queue", "rng", "state", "stopped")
+    __slots__ = ("afters", "events", "evolvers", "queue", "rng", "start", "state", "stopped")
 
     def __init__(self, evolvers: _Evolvers, state: WackyState, rng: Rng | None) -> None:
         self.evolvers = evolvers
-        self.folded: dict[int, tuple[WackyState, WackyEvent, WackyState]] = {}
-        """Each event's fold, which the game's ``evolve`` hands back without redoing it."""
-        self.state = state
+        self.start = self.state = state
+        self.afters: list[WackyState] = []
+        """The state after each event, which the game's ``evolve`` hands back, not redoing it."""
         self.rng = rng
         self.queue = rng is None
         """Whether chance work found now is queued for the engine (during a seat's action)."""
@@ -198,9 +204,8 @@ class _Resolver:
 
     def emit(self, event: WackyEvent) -> None:
         self.events.append(event)
-        before = self.state
-        self.state = after = self.evolvers[type(event)](before, event)
-        self.folded[id(event)] = (before, event, after)
+        self.state = after = self.evolvers[type(event)](self.state, event)
+        self.afters.append(after)
 
     @property
     def racing(self) -> bool:
@@ -381,11 +386,14 @@ class _Resolver:
         if terrain < 0:
             return
         tiles, traps = s.tiles, s.traps
-        for q in range(max(s.dastardly + 1, 0), FINISH):
-            if tiles[q] == terrain and traps[q] < 0:
+        q = s.dastardly
+        while True:
+            try:
+                q = tiles.index(terrain, q + 1)
+            except ValueError:
+                return  # no such tile ahead: he stays
+            if traps[q] < 0:
                 break
-        else:
-            return
         self.emit(DastardlyMoved(to=q, cause="discard"))
         if q <= max(s.pos):
             return
@@ -458,7 +466,12 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
         super().__init__()
         self._legal_for: WackyState | None = None
         self._legal: list[WackyAction] = []
-        self._folded: dict[int, tuple[WackyState, WackyEvent, WackyState]] = {}
+        self._folded: tuple[WackyState, list[WackyEvent], list[WackyState]] = (
+            WackyState(options=WackyOptions(), players=1),
+            [],
+            [],
+        )
+        self._fold_at = 0
         self._trap_flags: tuple[tuple[int, ...], tuple[bool, ...]] = ((), ())
         self._evolvers: _Evolvers = {
             StepPlayed: _on_step,
@@ -539,17 +552,10 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
 
     def _can_go_on(self, state: WackyState, seat: int) -> bool:
         """Return True when ``seat`` has something to do in its turn besides ending it."""
-        hand = state.hands[seat]
-        if hand and state.steps < MAX_STEPS:
-            tile = state.tiles[state.pos[seat]]
-            if tile == SWAMP:
-                if len(hand) >= 3 or len(set(hand)) < len(hand):
-                    return True
-            elif state.steps == 0 or state.wild or tile >= data.GRID or tile in hand:
-                return True
-        if state.exhausted[seat] == 15:
-            return False
-        return len(self._turn_actions(state, seat)) > 1
+        # The seat's next decision is asked on this very state: keep its legal actions.
+        legal = self._turn_actions(state, seat)
+        self._legal_for, self._legal = state, legal
+        return len(legal) > 1
 
     def _turn_actions(self, state: WackyState, seat: int) -> list[WackyAction]:
         actions: list[WackyAction] = []
@@ -563,56 +569,68 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
                 actions.extend(PlayStep(cards=(t, t)) for t in kinds if hand.count(t) >= 2)
                 actions.extend(PlayStep(cards=c) for c in sorted(set(combinations(hand, 3))))
             else:
-                terrain = data.terrain_of(tile)
-                if state.steps == 0 or state.wild or terrain < 0:
-                    actions.extend(PlayStep(cards=(t,)) for t in sorted(set(hand)))
-                elif terrain in hand:
-                    actions.append(PlayStep(cards=(terrain,)))
+                if state.steps == 0 or state.wild or tile >= data.GRID:
+                    last = -1
+                    for t in hand:  # hands are sorted
+                        if t != last:
+                            actions.append(_ONE_CARD[t])
+                            last = t
+                elif tile in hand:
+                    actions.append(_ONE_CARD[tile])
         mask = state.exhausted[seat]
+        if mask != 15:
+            self._advantage_actions(state, seat, mask, actions)
+        actions.append(_END_TURN)
+        return actions
+
+    def _advantage_actions(
+        self, state: WackyState, seat: int, mask: int, actions: list[WackyAction]
+    ) -> None:
+        pos = state.pos
+        p = pos[seat]
         effects = ADVANTAGE_EFFECTS[state.racer_of_seat[seat]]
         for i in range(4):
             if mask >> i & 1:
                 continue
             effect = effects[i]
+            use = _USE[i]
             if effect == "move":
-                actions.append(UseAdvantage(advantage=i))
+                actions.append(use[0])
             elif effect == "draw":
                 if state.draw or reshuffle_size(state) > 0:
-                    actions.append(UseAdvantage(advantage=i))
+                    actions.append(use[0])
             elif effect == "steal":
                 for t in range(state.players):
                     if t != seat and state.hands[t] and -1 <= pos[t] - p <= 1:
-                        actions.append(UseAdvantage(advantage=i, target=t))
+                        actions.append(use[t + 1])
             elif effect == "swap_ahead":
                 ahead = [q for q in pos if p < q < FINISH]
                 if ahead:
                     q = min(ahead)
                     for c in leader_order(state, [c for c in range(len(pos)) if pos[c] == q]):
-                        actions.append(UseAdvantage(advantage=i, target=c))
+                        actions.append(use[c + 1])
             elif effect == "push_back":
                 if backward_target(pos, p, 1) != p:
                     for c in range(len(pos)):
                         if c != seat and pos[c] == p:
-                            actions.append(UseAdvantage(advantage=i, target=c))
+                            actions.append(use[c + 1])
             elif effect == "dastardly_back":
                 if state.dastardly > min(pos) - 1:
-                    actions.append(UseAdvantage(advantage=i))
+                    actions.append(use[0])
             elif effect == "remove_trap":
                 for q in (p - 1, p + 1):
                     if 0 <= q <= FINISH and state.traps[q] >= 0:
-                        actions.append(UseAdvantage(advantage=i, target=q))
+                        actions.append(use[q + 1])
             elif effect == "wild":
                 if (
                     0 < state.steps < MAX_STEPS
                     and not state.wild
-                    and hand
-                    and data.terrain_of(tile) >= 0
+                    and state.hands[seat]
+                    and state.tiles[p] < data.GRID
                 ):
-                    actions.append(UseAdvantage(advantage=i))
+                    actions.append(use[0])
             elif effect == "sawtooth" and in_one_stage(p):
-                actions.append(UseAdvantage(advantage=i))
-        actions.append(_END_TURN)
-        return actions
+                actions.append(use[0])
 
     def decide(
         self, state: WackyState, actor: int, action: WackyAction | None, rng: Rng
@@ -642,7 +660,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
             elif not s.pending and not self._can_go_on(s, actor):
                 r.emit(TurnEnded(seat=actor, reason="nothing left to do"))
         self._carry_on(r)
-        self._folded = r.folded
+        self._folded, self._fold_at = (r.start, r.events, r.afters), 0
         return r.events
 
     def _carry_on(self, r: _Resolver) -> None:
@@ -662,6 +680,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
             self._flow(r)
         except _NeedChance:
             del r.events[mark:]
+            del r.afters[mark:]
             r.state = saved
 
     def _use_advantage(self, r: _Resolver, seat: int, action: UseAdvantage) -> None:
@@ -740,7 +759,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
             )
         r = _Resolver(self._evolvers, state, rng)
         self._flow(r)
-        self._folded = r.folded
+        self._folded, self._fold_at = (r.start, r.events, r.afters), 0
         return r.events
 
     def _flow(self, r: _Resolver) -> None:
@@ -851,9 +870,13 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
         """Fold one event into the state."""
         # ``decide`` folds its events as it works them out; the runner then folds the very
         # same event objects into the very same state, so the result is remembered.
-        known = self._folded.get(id(event))
-        if known is not None and known[0] is state and known[1] is event:
-            return known[2]
+        before, events, afters = self._folded
+        at = self._fold_at
+        if at < len(events) and events[at] is event and before is state:
+            after = afters[at]
+            self._folded = (after, events, afters)
+            self._fold_at = at + 1
+            return after
         return self._evolvers[type(event)](state, event)
 
     def observe(self, state: WackyState, seat: int) -> WackyObservation:
@@ -873,7 +896,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
             dastardly=state.dastardly,
             traps=self._face_down(state.traps),
             hand=hands[seat] if hands else (),
-            hand_sizes=tuple(len(h) for h in hands),
+            hand_sizes=tuple(map(len, hands)),
             draw_size=len(state.draw),
             discard=state.discard,
             top=state.top,
@@ -954,32 +977,47 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
 
 
 # Evolution, one function per event ----------------------------------------------------------
-def _move(state: WackyState, car: int, to: int) -> WackyState:
-    state = replace(
-        state,
-        pos=_set(state.pos, car, to),
-        stamp=_set(state.stamp, car, state.clock),
-        clock=state.clock + 1,
+def _finish(state: WackyState, car: int) -> WackyState:
+    if car in state.finished:
+        return state
+    ends = car < state.players or state.options.neutral_finish == "ends"
+    return replace(
+        state, finished=(*state.finished, car), phase="race_end" if ends else state.phase
     )
-    if to == FINISH and car not in state.finished:
-        ends = car < state.players or state.options.neutral_finish == "ends"
-        state = replace(
-            state, finished=(*state.finished, car), phase="race_end" if ends else state.phase
-        )
-    return state
+
+
+def _move(state: WackyState, car: int, to: int) -> WackyState:
+    pos, stamp = list(state.pos), list(state.stamp)
+    pos[car], stamp[car] = to, state.clock
+    state = replace(state, pos=tuple(pos), stamp=tuple(stamp), clock=state.clock + 1)
+    return _finish(state, car) if to == FINISH else state
 
 
 def _on_step(state: WackyState, e: StepPlayed) -> WackyState:
-    seat = e.seat
+    seat, to, cards = e.seat, e.to, e.cards
+    pos, stamp, hands = list(state.pos), list(state.stamp), list(state.hands)
+    pos[seat], stamp[seat] = to, state.clock
+    if len(cards) == 1:
+        hand = list(hands[seat])
+        hand.remove(cards[0])
+        hands[seat] = tuple(hand)
+        discard = list(state.discard)
+        discard[cards[0]] += 1
+    else:
+        hands[seat] = _remove(hands[seat], cards)
+        discard = list(_add(state.discard, cards))
     state = replace(
         state,
-        hands=_set(state.hands, seat, _remove(state.hands[seat], e.cards)),
-        discard=_add(state.discard, e.cards),
-        top=e.cards[-1],
+        hands=tuple(hands),
+        discard=tuple(discard),
+        top=cards[-1],
         steps=state.steps + 1,
         wild=False,
+        pos=tuple(pos),
+        stamp=tuple(stamp),
+        clock=state.clock + 1,
     )
-    return _move(state, seat, e.to)
+    return _finish(state, seat) if to == FINISH else state
 
 
 def _on_moved(state: WackyState, e: RacerMoved) -> WackyState:
