@@ -6,7 +6,7 @@ import math
 
 from racedeck.games.detroit_cleveland import data
 from racedeck.games.detroit_cleveland.state import DetroitClevelandState
-from racedeck.games.detroit_cleveland.track import FINISH, LANE_LETTERS, Track
+from racedeck.games.detroit_cleveland.track import FINISH, LANE_LETTERS, OFF_TRACK, Track
 
 
 def _lane_name(lane: int) -> str:
@@ -59,7 +59,7 @@ def render_state(state: DetroitClevelandState, track: Track, viewer: int | None 
         f"phase {state.phase}, dealer seat {state.dealer}"
     ]
     lines.append("money: " + ", ".join(f"seat {s} ${m:,}" for s, m in enumerate(state.money)))
-    if state.phase in ("auction", "race"):
+    if any(space != OFF_TRACK for space in state.positions):
         lines.append(render_track(track, state.positions))
         for car in range(6):
             owner = state.owner[car]
@@ -95,6 +95,14 @@ def render_state(state: DetroitClevelandState, track: Track, viewer: int | None 
             )
         if state.played:
             lines.append("  played: " + ", ".join(data.card_label(c) for c in state.played[-6:]))
+    for race, places in enumerate(state.results):
+        owners = state.owners[race]
+        cells = [
+            f"{place}. {data.CAR_NAMES[car]} "
+            + (f"(seat {owners[car]})" if owners[car] >= 0 else "(unowned)")
+            for place, car in enumerate(places, 1)
+        ]
+        lines.append(f"race {race + 1}: " + (", ".join(cells) or "no car finished"))
     for seat, hand in enumerate(state.hands):
         if viewer is None or seat == viewer or seat in state.revealed:
             cards = ", ".join(data.card_label(c) for c in hand)
