@@ -28,10 +28,12 @@ or a user's own file."""
 SectionKind = Literal["black", "grey", "white"]
 Column = Literal["tires", "fuel", "engine"]
 
-KINDS: tuple[str, ...] = ("black", "grey", "white")
+KINDS: tuple[SectionKind, ...] = ("black", "grey", "white")
 """Section kinds in index order: hairpins, curves, straightaways."""
 COLUMNS: tuple[str, ...] = ("tires", "fuel", "engine", "speed")
 """The four columns of a car sheet, in index order."""
+COSTED: tuple[Column, ...] = ("tires", "fuel", "engine")
+"""The columns a section can charge (Speed is earned, never charged)."""
 TIRES, FUEL, ENGINE, SPEED = 0, 1, 2, 3
 CARDS_IN_GAME = 9
 """Nine Speed cards: three per hand and three in the pit deck."""
@@ -181,7 +183,7 @@ def check_cards(table: CardTable, origin: str) -> CardTable:
         for kind in KINDS:
             if kind not in card.cost:
                 raise DataError(f"{origin}: card {card.speed} has no cost for {kind} sections")
-            for column, n in card.cost[kind].items():  # type: ignore[index,unused-ignore]
+            for column, n in card.cost[kind].items():
                 if not 0 <= n <= MAX_COST:
                     raise DataError(
                         f"{origin}: card {card.speed} costs {n} {column} on {kind} sections; "

@@ -22,7 +22,6 @@ from racedeck.core.errors import DataError, IllegalActionError, OptionError
 from racedeck.core.game import Game
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
-from racedeck.games.famous500 import data
 from racedeck.games.famous500.actions import (
     Design,
     Discard,
@@ -35,7 +34,7 @@ from racedeck.games.famous500.actions import (
     Repair,
     ReturnCard,
 )
-from racedeck.games.famous500.data import COLUMNS, KINDS, CardTable, Track
+from racedeck.games.famous500.data import COLUMNS
 from racedeck.games.famous500.events import (
     CardDiscarded,
     CardDrawn,
@@ -51,6 +50,7 @@ from racedeck.games.famous500.events import (
     StartChosen,
 )
 from racedeck.games.famous500.options import Famous500Options
+from racedeck.games.famous500.race_setup import build_setup, load_named_files
 from racedeck.games.famous500.render import render_state
 from racedeck.games.famous500.state import (
     Car,
@@ -122,35 +122,6 @@ def _singles(kind: str, hand: tuple[int, ...]) -> tuple[Famous500Action, ...]:
     return found
 
 
-def compile_setup(track: Track, table: CardTable, laps: int) -> Setup:
-    """Compile a track and a card table into the tuples the rules index."""
-    cards = sorted(table.cards, key=lambda c: c.speed)
-    costs = []
-    for card in cards:
-        per_kind = []
-        for kind in KINDS:
-            charged = card.cost[kind]  # type: ignore[index]
-            per_kind.append(tuple(charged.get(column, 0) for column in COLUMNS[:3]))  # type: ignore[call-overload]
-        costs.append(tuple(per_kind))
-    rules = data.RULES
-    return Setup(
-        track=track.name,
-        cards=table.name,
-        difficulty=track.difficulty,
-        laps=laps,
-        names=tuple(s.name or f"section {i + 1}" for i, s in enumerate(track.sections)),
-        kinds=tuple(KINDS.index(s.kind) for s in track.sections),
-        pits=tuple(s.pit for s in track.sections),
-        speeds=tuple(c.speed for c in cards),
-        costs=tuple(costs),  # type: ignore[arg-type,unused-ignore]
-        repair=data.REPAIR,
-        faster_points=rules.faster_points.value,
-        slower_points=rules.slower_points.value,
-        lone_racer_points=rules.lone_racer_points.value,
-        false_start_above=rules.false_start_above.value,
-    )
-
-
 def _add(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     return tuple(sorted((*hand, card)))
 
@@ -212,24 +183,7 @@ class Famous500(
             options = msgspec.convert(raw, type=Famous500Options, strict=False)
         except msgspec.ValidationError as exc:
             raise OptionError(f"{self.name}: bad option: {exc}") from None
-        if options.track_data is None and options.track not in data.BUILTIN_TRACKS:
-            if not _looks_like_file(options.track):
-                known = ", ".join(data.BUILTIN_TRACKS)
-                raise OptionError(
-                    f"famous-500: unknown track {options.track!r}; built-in tracks: {known}, "
-                    "or give the path of a .json or .toml track file"
-                )
-            track = data.load_track(data.read_file(options.track), options.track)
-            options = replace(options, track_data=track)
-        if options.cards_data is None and options.cards not in data.BUILTIN_CARDS:
-            if not _looks_like_file(options.cards):
-                known = ", ".join(data.BUILTIN_CARDS)
-                raise OptionError(
-                    f"famous-500: unknown card table {options.cards!r}; built-in: {known}, "
-                    "or give the path of a .json or .toml card file"
-                )
-            table = data.load_cards(data.read_file(options.cards), options.cards)
-            options = replace(options, cards_data=table)
+        options = load_named_files(options)
         self.check_options(options)
         return options
 
@@ -238,31 +192,13 @@ class Famous500(
         if not 1 <= options.laps <= 20:
             raise OptionError(f"famous-500: laps must be 1 to 20, got {options.laps}")
         try:
-            self.setup(options)
+            build_setup(options)
         except DataError as exc:
             raise OptionError(f"famous-500: {exc}") from None
 
     def setup(self, options: Famous500Options) -> Setup:
         """Return the compiled track and card table the options name."""
-        if options.track_data is not None:
-            track = data.check_track(options.track_data, "option track_data")
-        elif options.track in data.BUILTIN_TRACKS:
-            track = data.builtin_track(options.track)
-        else:
-            raise OptionError(
-                f"famous-500: track {options.track!r} is not built in and its content was "
-                "not loaded; build the options with parse_options to read a track file"
-            )
-        if options.cards_data is not None:
-            table = data.check_cards(options.cards_data, "option cards_data")
-        elif options.cards in data.BUILTIN_CARDS:
-            table = data.builtin_cards(options.cards)
-        else:
-            raise OptionError(
-                f"famous-500: card table {options.cards!r} is not built in and its content "
-                "was not loaded; build the options with parse_options to read a card file"
-            )
-        return compile_setup(track, table, options.laps)
+        return build_setup(options)
 
     # The contract ------------------------------------------------------------------------
     def initial_state(self, options: Famous500Options, players: int) -> Famous500State:
@@ -842,7 +778,3 @@ class Famous500(
     def render(self, state: Famous500State, viewer: int | None = None) -> str:
         """Return the track, both car sheets and the cards in play, hidden from ``viewer``."""
         return render_state(state, viewer)
-
-
-def _looks_like_file(value: str) -> bool:
-    return "/" in value or value.endswith((".json", ".toml"))
