@@ -55,10 +55,11 @@ def test_a_determinization_looks_exactly_like_the_observation_it_came_from(game_
         observation = game.observe(state, seat)
         sampled = sample(observation, options, seat, rng)
         assert game.observe(sampled, seat) == observation
-        assert game.next_step(sampled) == game.next_step(state)
+        # Another seat's sealed choice is hidden, so it may still be pending in a sample.
+        assert seat in game.next_step(sampled).seats
         assert game.legal_actions(sampled, seat) == game.legal_actions(state, seat)
         checked += 1
-    assert checked > 20
+    assert checked >= 10
 
 
 def test_a_determinization_deals_the_unseen_cards_differently() -> None:
@@ -123,3 +124,31 @@ def test_ismcts_refuses_a_game_it_cannot_sample_with_a_clear_fault() -> None:
 def test_ismcts_beats_random_by_a_wide_margin() -> None:
     strength = measure(LACORSA, ONE_RACE, ismcts(Budget(simulations=40)), RANDOM, 2, range(6))
     assert strength.mean > 0.8, strength.describe()
+
+
+def _cards(state, piles: tuple[str, ...]) -> list[int]:  # type: ignore[no-untyped-def]
+    cards: list[int] = []
+    for pile in piles:
+        value = getattr(state, pile)
+        for item in value:
+            cards.extend(item if isinstance(item, tuple) else (item,))
+    return sorted(card for card in cards if card >= 0)
+
+
+@pytest.mark.parametrize(
+    ("game_name", "piles"),
+    [
+        ("detroit-cleveland", ("hands", "bid_deck")),
+        ("wacky-races", ("hands", "draw")),
+        ("wacky-races", ("traps", "trap_deck")),
+    ],
+)
+def test_a_determinization_deals_exactly_the_unseen_cards(
+    game_name: str, piles: tuple[str, ...]
+) -> None:
+    game = REGISTRY.game(game_name)
+    sample = sampler_for(game)
+    assert sample is not None
+    for state, seat, options in _states(game_name, 5):
+        sampled = sample(game.observe(state, seat), options, seat, random.Random(1))
+        assert _cards(sampled, piles) == _cards(state, piles)

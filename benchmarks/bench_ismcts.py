@@ -1,0 +1,71 @@
+"""ISMCTS: simulations a second, per game that can sample its hidden information.
+
+Each benchmark searches from the same decision points of a seeded random match (the game's
+first quick option set, four seats where the game allows) with a budget of simulations.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from benchmarks.harness import Benchmark
+from racedeck.bots.ismcts import Budget, Ismcts
+from racedeck.bots.sampling import sampler_for
+from racedeck.core.model import ENGINE
+from racedeck.core.rng import engine_stream
+from racedeck.plugins import load_registry
+
+SIMULATIONS = 100
+DECISIONS = 8
+
+_registry = load_registry(entry_points=False)
+
+
+def _decision_points(name: str) -> list[tuple[Any, ...]]:
+    """Return (observation, legal, seat, players, options) at the first real decisions."""
+    game = _registry.game(name)
+    options = game.parse_options(dict(game.conformance_options[0]))
+    players = min(max(4, game.min_players), game.max_players)
+    state = game.initial_state(options, players)
+    rng = random.Random(1)
+    points: list[tuple[Any, ...]] = []
+    events = 0
+    while len(points) < DECISIONS and not (step := game.next_step(state)).over:
+        if step.engine:
+            new = game.decide(state, ENGINE, None, engine_stream(1, events))
+        else:
+            seat = step.seats[0]
+            legal = game.legal_actions(state, seat)
+            if len(legal) > 1:
+                points.append((game.observe(state, seat), legal, seat, players, options))
+            new = game.decide(state, seat, legal[rng.randrange(len(legal))], random.Random(0))
+        for event in new:
+            state = game.evolve(state, event)
+            events += 1
+    return points
+
+
+def _searcher(name: str) -> Any:
+    game = _registry.game(name)
+    points = _decision_points(name)
+
+    def run() -> int:
+        total = 0
+        for observation, legal, seat, players, options in points:
+            bot = Ismcts(Budget(simulations=SIMULATIONS))
+            bot.bind_game(game)
+            bot.start_match(name, seat, players, options)
+            bot.act(observation, legal, random.Random(seat))
+            total += bot.last_simulations
+        return total
+
+    return run
+
+
+def benchmarks() -> list[Benchmark]:
+    return [
+        Benchmark(f"ismcts: {name}, simulations (random playouts)", "sims", _searcher(name))
+        for name, game in sorted(_registry.games.items())
+        if sampler_for(game) is not None
+    ]
