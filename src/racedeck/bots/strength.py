@@ -100,10 +100,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=50)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--option", "-o", action="append", default=[], help="KEY=VALUE")
+    parser.add_argument(
+        "--quick", action="store_true", help="start from the game's first quick option set"
+    )
     args = parser.parse_args(argv)
     registry = load_registry()
     game = registry.game(args.game)
-    raw: dict[str, Any] = {}
+    raw: dict[str, Any] = dict(game.conformance_options[0]) if args.quick else {}
     for pair in args.option:
         key, _, value = pair.partition("=")
         raw[key] = int(value) if value.lstrip("-").isdigit() else value
