@@ -13,7 +13,7 @@ otherwise the most Speed points after the last lap wins, a tie to the faster fin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 from msgspec.structs import replace
@@ -476,176 +476,189 @@ class Famous500(
     # Evolve ------------------------------------------------------------------------------
     def evolve(self, state: Famous500State, event: Famous500Event) -> Famous500State:
         """Fold one event into the state."""
-        if isinstance(event, CardLaid):
-            seat = event.seat
-            laid = _pair(state.laid, seat, event.card)
-            return replace(
-                state,
-                hands=_pair(state.hands, seat, _remove(state.hands[seat], event.card)),
-                laid=laid,
-                pits=_pair(state.pits, seat, event.pit),
-                phase="reveal" if laid[0] and laid[1] else "choose",
-            )
-        if isinstance(event, SectionRevealed):
-            return self._after_reveal(state, event)
-        if isinstance(event, Repaired):
-            seat = event.seat
-            t, f, e, s = state.cars[seat]
-            column = event.column
-            car = (
-                t + (event.amount if column == 0 else 0),
-                f + (event.amount if column == 1 else 0),
-                e + (event.amount if column == 2 else 0),
-                s - 1,
-            )
-            return replace(state, cars=_pair(state.cars, event.seat, car))
-        if isinstance(event, CardDrawn):
-            return self._after_draw(state, event)
-        if isinstance(event, CardReturned):
-            seat = event.seat
-            known = _pair(state.opponent_known, 1 - seat, ())
-            return replace(
-                state,
-                hands=_pair(state.hands, seat, _remove(state.hands[seat], event.card)),
-                pit_deck=(*state.pit_deck, event.card),
-                deck_known=(*state.deck_known, 1 << seat),
-                opponent_known=known,
-                phase="pit_repair",
-            )
-        if isinstance(event, PitLeft):
-            return self._next_pit(replace(state, pit_order=state.pit_order[1:]))
-        if isinstance(event, CardDiscarded):
-            seat = event.seat
-            other = 1 - seat
-            known = _pair(
-                state.opponent_known, other, _remove(state.opponent_known[other], event.card)
-            )
-            state = replace(
-                state,
-                hands=_pair(state.hands, seat, _remove(state.hands[seat], event.card)),
-                discards=(*state.discards, (seat, event.card)),
-                opponent_known=known,
-                phase="lap_draw",
-            )
-            return state if state.pit_deck else self._new_lap(state)
-        if isinstance(event, Dealt):
-            return replace(
-                state,
-                phase="start",
-                deals=event.deal,
-                hands=tuple(event.hands),
-                pit_deck=event.pit_deck,
-                deck_known=(0,) * len(event.pit_deck),
-                opponent_known=((), ()),
-                start=(-1, -1),
-            )
-        if isinstance(event, StartChosen):
-            start = _pair(state.start, event.seat, 1 if event.false_start else 0)
-            phase = state.phase
-            if start[0] >= 0 and start[1] >= 0:
-                phase = "deal" if max(start) == 1 else "design"
-            return replace(state, start=start, phase=phase)
-        if isinstance(event, CarDesigned):
-            designed = _pair(state.designed, event.seat, True)
-            car = (event.tires, event.fuel, event.engine, event.speed)
-            racing = designed[0] and designed[1]
-            return replace(
-                state,
-                cars=_pair(state.cars, event.seat, car),
-                designs=_pair(state.designs, event.seat, car),
-                designed=designed,
-                phase="choose" if racing else "design",
-                lap=1 if racing else 0,
-                section=0,
-            )
-        if isinstance(event, RaceFinished):
-            return replace(state, phase="over", winner=event.winner, reason=event.reason)
-        return state
+        evolved: Famous500State = self._evolvers[type(event)](self, state, event)
+        return evolved
 
-    def _after_reveal(self, state: Famous500State, event: SectionRevealed) -> Famous500State:
-        cars = []
-        out = False
-        for seat in SEATS:
-            t, f, e, s = state.cars[seat]
-            ct, cf, ce = event.costs[seat]
-            car = (t - ct, f - cf, e - ce, s + event.points[seat])
-            out = out or car[0] < 0 or car[1] < 0 or car[2] < 0
-            cars.append(car)
-        state = replace(state, cars=tuple(cars), pit_order=event.pit_order, points=event.points)
-        if out:
-            return replace(self._swap(state), phase="finish")
+    def _laid(self, state: Famous500State, event: CardLaid) -> Famous500State:
+        seat = event.seat
+        laid = _pair(state.laid, seat, event.card)
+        return replace(
+            state,
+            hands=_pair(state.hands, seat, _remove(state.hands[seat], event.card)),
+            laid=laid,
+            pits=_pair(state.pits, seat, event.pit),
+            phase="reveal" if laid[0] and laid[1] else "choose",
+        )
+
+    def _revealed(self, state: Famous500State, event: SectionRevealed) -> Famous500State:
+        (t0, f0, e0, s0), (t1, f1, e1, s1) = state.cars
+        (a0, b0, c0), (a1, b1, c1) = event.costs
+        p0, p1 = event.points
+        cars = ((t0 - a0, f0 - b0, e0 - c0, s0 + p0), (t1 - a1, f1 - b1, e1 - c1, s1 + p1))
+        if min(t0 - a0, f0 - b0, e0 - c0, t1 - a1, f1 - b1, e1 - c1) < 0:
+            return replace(state, cars=cars, phase="finish", **self._swap(state, event.points))
         if event.pit_order:
-            return self._next_pit(state)
-        return self._close(state)
+            return replace(
+                state,
+                cars=cars,
+                pit_order=event.pit_order,
+                points=event.points,
+                phase="pit_draw" if state.pit_deck else "pit_repair",
+            )
+        return self._close(state, cars, event.points)
 
-    def _next_pit(self, state: Famous500State) -> Famous500State:
-        """Start the next pitting driver's stop, or end the section when none is left."""
-        if not state.pit_order:
-            return self._close(state)
-        return replace(state, phase="pit_draw" if state.pit_deck else "pit_repair")
+    def _repaired(self, state: Famous500State, event: Repaired) -> Famous500State:
+        seat = event.seat
+        t, f, e, s = state.cars[seat]
+        column = event.column
+        car = (
+            t + (event.amount if column == 0 else 0),
+            f + (event.amount if column == 1 else 0),
+            e + (event.amount if column == 2 else 0),
+            s - 1,
+        )
+        return replace(state, cars=_pair(state.cars, event.seat, car))
 
-    def _after_draw(self, state: Famous500State, event: CardDrawn) -> Famous500State:
+    def _drawn(self, state: Famous500State, event: CardDrawn) -> Famous500State:
         seat = event.seat
         other = 1 - seat
-        mask = state.deck_known[0]
         known = state.opponent_known
-        if mask & (1 << other):
+        if state.deck_known[0] & (1 << other):
             known = _pair(known, other, (*known[other], event.card))
-        state = replace(
-            state,
-            hands=_pair(state.hands, seat, _add(state.hands[seat], event.card)),
-            pit_deck=state.pit_deck[1:],
-            deck_known=state.deck_known[1:],
-            opponent_known=known,
-        )
+        fields = {
+            "hands": _pair(state.hands, seat, _add(state.hands[seat], event.card)),
+            "pit_deck": state.pit_deck[1:],
+            "deck_known": state.deck_known[1:],
+            "opponent_known": known,
+        }
         if state.phase == "pit_draw":
-            return replace(state, phase="pit_return")
-        return self._new_lap(state)
+            return replace(state, phase="pit_return", **fields)
+        return replace(state, lap=state.lap + 1, section=0, trailing=-1, phase="choose", **fields)
 
-    def _new_lap(self, state: Famous500State) -> Famous500State:
-        return replace(state, lap=state.lap + 1, section=0, trailing=-1, phase="choose")
+    def _returned(self, state: Famous500State, event: CardReturned) -> Famous500State:
+        seat = event.seat
+        return replace(
+            state,
+            hands=_pair(state.hands, seat, _remove(state.hands[seat], event.card)),
+            pit_deck=(*state.pit_deck, event.card),
+            deck_known=(*state.deck_known, 1 << seat),
+            # The opponent cannot tell which card went under the deck: it forgets what it
+            # knew of this hand.
+            opponent_known=_pair(state.opponent_known, 1 - seat, ()),
+            phase="pit_repair",
+        )
 
-    def _swap(self, state: Famous500State) -> Famous500State:
-        """Each driver takes the card the other played; the section goes on the record."""
+    def _pit_left(self, state: Famous500State, event: PitLeft) -> Famous500State:
+        pit_order = state.pit_order[1:]
+        if pit_order:
+            phase = "pit_draw" if state.pit_deck else "pit_repair"
+            return replace(state, pit_order=pit_order, phase=phase)
+        return self._close(state, state.cars, state.points)
+
+    def _discarded(self, state: Famous500State, event: CardDiscarded) -> Famous500State:
+        seat = event.seat
+        other = 1 - seat
+        known = _pair(state.opponent_known, other, _remove(state.opponent_known[other], event.card))
+        fields = {
+            "hands": _pair(state.hands, seat, _remove(state.hands[seat], event.card)),
+            "discards": (*state.discards, (seat, event.card)),
+            "opponent_known": known,
+        }
+        if state.pit_deck:
+            return replace(state, phase="lap_draw", **fields)
+        return replace(state, lap=state.lap + 1, section=0, trailing=-1, phase="choose", **fields)
+
+    def _dealt(self, state: Famous500State, event: Dealt) -> Famous500State:
+        return replace(
+            state,
+            phase="start",
+            deals=event.deal,
+            hands=tuple(event.hands),
+            pit_deck=event.pit_deck,
+            deck_known=(0,) * len(event.pit_deck),
+            opponent_known=((), ()),
+            start=(-1, -1),
+        )
+
+    def _start_chosen(self, state: Famous500State, event: StartChosen) -> Famous500State:
+        start = _pair(state.start, event.seat, 1 if event.false_start else 0)
+        phase = state.phase
+        if start[0] >= 0 and start[1] >= 0:
+            phase = "deal" if max(start) == 1 else "design"
+        return replace(state, start=start, phase=phase)
+
+    def _designed(self, state: Famous500State, event: CarDesigned) -> Famous500State:
+        designed = _pair(state.designed, event.seat, True)
+        car = (event.tires, event.fuel, event.engine, event.speed)
+        racing = designed[0] and designed[1]
+        return replace(
+            state,
+            cars=_pair(state.cars, event.seat, car),
+            designs=_pair(state.designs, event.seat, car),
+            designed=designed,
+            phase="choose" if racing else "design",
+            lap=1 if racing else 0,
+            section=0,
+        )
+
+    def _finished(self, state: Famous500State, event: RaceFinished) -> Famous500State:
+        return replace(state, phase="over", winner=event.winner, reason=event.reason)
+
+    _evolvers: ClassVar[dict[type, Any]] = {
+        CardLaid: _laid,
+        SectionRevealed: _revealed,
+        Repaired: _repaired,
+        CardDrawn: _drawn,
+        CardReturned: _returned,
+        PitLeft: _pit_left,
+        CardDiscarded: _discarded,
+        Dealt: _dealt,
+        StartChosen: _start_chosen,
+        CarDesigned: _designed,
+        RaceFinished: _finished,
+    }
+
+    def _swap(self, state: Famous500State, points: tuple[int, ...]) -> dict[str, Any]:
+        """Return the fields of the swap.
+
+        Each driver takes the card the other played, and the section goes on the record.
+        """
         c0, c1 = state.laid
         hands = state.hands
         k0, k1 = state.opponent_known
         record = SectionPlayed(
-            lap=state.lap,
-            section=state.section,
-            cards=(c0, c1),
-            pits=state.pits,
-            points=state.points,
+            lap=state.lap, section=state.section, cards=(c0, c1), pits=state.pits, points=points
         )
-        return replace(
-            state,
-            hands=(_add(hands[0], c1), _add(hands[1], c0)),
-            opponent_known=(
+        return {
+            "hands": (_add(hands[0], c1), _add(hands[1], c0)),
+            "opponent_known": (
                 (*(c for c in k0 if c != c1), c0),
                 (*(c for c in k1 if c != c0), c1),
             ),
-            history=(*state.history, record),
-            laid=(0, 0),
-            pits=(False, False),
-            pit_order=(),
-            points=(0, 0),
-        )
+            "history": (*state.history, record),
+            "laid": (0, 0),
+            "pits": (False, False),
+            "pit_order": (),
+            "points": (0, 0),
+        }
 
-    def _close(self, state: Famous500State) -> Famous500State:
+    def _close(
+        self, state: Famous500State, cars: tuple[Car, ...], points: tuple[int, ...]
+    ) -> Famous500State:
         """Swap, then advance the penny: next section, between laps, or the finish."""
-        state = self._swap(state)
+        fields = self._swap(state, points)
         section = state.section + 1
         if section < len(state.setup.kinds):
-            return replace(state, section=section, trailing=-1, phase="choose")
+            return replace(state, cars=cars, section=section, trailing=-1, phase="choose", **fields)
         if state.lap >= state.setup.laps:
-            return replace(state, trailing=-1, phase="finish")
-        s0, s1 = state.cars[0][3], state.cars[1][3]
+            return replace(state, cars=cars, trailing=-1, phase="finish", **fields)
+        s0, s1 = cars[0][3], cars[1][3]
         if s0 != s1:
             trailing = 0 if s0 < s1 else 1
         else:
-            last = state.history[-1].cards
-            trailing = 0 if last[0] < last[1] else 1
-        return replace(state, trailing=trailing, phase="discard")
+            c0, c1 = state.laid
+            trailing = 0 if c0 < c1 else 1
+        return replace(state, cars=cars, trailing=trailing, phase="discard", **fields)
 
     # Observation, variants, result, render ------------------------------------------------
     def observe(self, state: Famous500State, seat: int) -> Famous500Observation:
