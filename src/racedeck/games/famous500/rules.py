@@ -62,6 +62,11 @@ from racedeck.games.famous500.state import (
 
 SEATS = (0, 1)
 _STEPS = {(0,): Step((0,)), (1,): Step((1,)), (0, 1): Step((0, 1)), (): MATCH_OVER}
+_STEP_0, _STEP_1, _STEP_1_0 = _STEPS[(0,)], _STEPS[(1,)], _STEPS[(0, 1)]
+_FACE_UP_PHASES = frozenset({"pit_draw", "pit_return", "pit_repair"})
+"""Phases between the reveal and the swap: cards not laid for a pit stop are face up."""
+_OWN_PITS = (((False, False), (True, False)), ((False, False), (False, True)))
+"""What a driver sees of the pit declarations before the reveal: its own only."""
 _ENGINE_PHASES = frozenset({"deal", "reveal", "pit_draw", "lap_draw", "finish"})
 _AUTOMATIC = frozenset({"reveal", "pit_draw", "lap_draw", "finish"})
 """Engine phases whose outcome follows from the state (all but a coin toss)."""
@@ -215,8 +220,10 @@ class Famous500(
         """Return who acts: the engine, one driver, or both for a sealed choice."""
         phase = state.phase
         if phase == "choose":
-            laid = state.laid
-            return _STEPS[tuple(s for s in SEATS if not laid[s])]
+            laid0, laid1 = state.laid
+            if laid0:
+                return _STEP_1 if not laid1 else ENGINE_STEP
+            return _STEP_1_0 if not laid1 else _STEP_0
         if phase in _ENGINE_PHASES:
             return ENGINE_STEP
         if phase == "pit_return" or phase == "pit_repair":
@@ -667,13 +674,13 @@ class Famous500(
         phase = state.phase
         laid = state.laid
         pits = state.pits
-        revealed_phase = phase in ("pit_draw", "pit_return", "pit_repair")
-        if revealed_phase:
+        hands = state.hands
+        if phase in _FACE_UP_PHASES:
             revealed = (0 if pits[0] else laid[0], 0 if pits[1] else laid[1])
             shown_pits = pits
         else:
             revealed = (0, 0)
-            shown_pits = _pair((False, False), seat, pits[seat])
+            shown_pits = _OWN_PITS[seat][pits[seat]]
         cars = state.cars
         if state.designed[0] and state.designed[1]:
             shown_cars: tuple[Car | None, ...] = cars
@@ -681,7 +688,7 @@ class Famous500(
             shown_cars = _pair((None, None), seat, cars[seat] if state.designed[seat] else None)
         bit = 1 << seat
         masks = state.deck_known
-        if any(m & bit for m in masks):
+        if any(masks) and any(m & bit for m in masks):
             deck_known = tuple(
                 c if m & bit else 0 for c, m in zip(state.pit_deck, masks, strict=True)
             )
@@ -694,14 +701,14 @@ class Famous500(
             deals=state.deals,
             lap=state.lap,
             section=state.section,
-            hand=state.hands[seat],
+            hand=hands[seat],
             laid=laid[seat],
             pitting=pits[seat],
             opponent_laid=laid[other] != 0,
             revealed=revealed,
             pits=shown_pits,
             cars=shown_cars,
-            hand_sizes=(len(state.hands[0]), len(state.hands[1])),
+            hand_sizes=(len(hands[0]), len(hands[1])),
             pit_deck_known=deck_known,
             opponent_known=state.opponent_known[seat],
             discards=state.discards,
