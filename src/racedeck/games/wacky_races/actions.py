@@ -5,13 +5,13 @@ from __future__ import annotations
 from racedeck.core.model import Action
 
 
-class ChooseRacer(Action, frozen=True, tag="choose_racer"):
+class ChooseRacer(Action, frozen=True, gc=False, tag="choose_racer"):
     """Take one of the racers nobody has chosen yet (in seat order, before the first race)."""
 
     racer: int
 
 
-class PlayStep(Action, frozen=True, tag="play_step"):
+class PlayStep(Action, frozen=True, gc=False, tag="play_step"):
     """Spend movement cards to step one position forward.
 
     One card normally (any terrain for the turn's first step, the terrain of the racer's
@@ -21,14 +21,14 @@ class PlayStep(Action, frozen=True, tag="play_step"):
     cards: tuple[int, ...]
 
 
-class UseAdvantage(Action, frozen=True, tag="use_advantage"):
+class UseAdvantage(Action, frozen=True, gc=False, tag="use_advantage"):
     """Exhaust one of the racer's advantages; ``target`` is a car, a position or -1."""
 
     advantage: int
     target: int = -1
 
 
-class EndTurn(Action, frozen=True, tag="end_turn"):
+class EndTurn(Action, frozen=True, gc=False, tag="end_turn"):
     """Stop moving: the engine refills the hand and moves Dick Dastardly."""
 
 

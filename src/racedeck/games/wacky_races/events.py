@@ -10,14 +10,14 @@ from __future__ import annotations
 from racedeck.core.model import Event
 
 
-class RacerChosen(Event, frozen=True, tag="racer_chosen"):
+class RacerChosen(Event, frozen=True, gc=False, tag="racer_chosen"):
     """A seat took a racer."""
 
     seat: int
     racer: int
 
 
-class RaceSetUp(Event, frozen=True, tag="race_set_up"):
+class RaceSetUp(Event, frozen=True, gc=False, tag="race_set_up"):
     """A race's circuit was drawn and the field placed on the starting grid.
 
     ``tiles`` is the tile code of every position, grid to finish; ``field`` the racer of
@@ -37,20 +37,20 @@ class RaceSetUp(Event, frozen=True, tag="race_set_up"):
     """The shuffled trap deck, drawn from its end."""
 
 
-class CardsDrawn(Event, frozen=True, tag="cards_drawn"):
+class CardsDrawn(Event, frozen=True, gc=False, tag="cards_drawn"):
     """A seat drew movement cards from the end of the draw pile into its hand."""
 
     seat: int
     cards: tuple[int, ...]
 
 
-class DeckReshuffled(Event, frozen=True, tag="deck_reshuffled"):
+class DeckReshuffled(Event, frozen=True, gc=False, tag="deck_reshuffled"):
     """The empty draw pile was replaced by the discard pile but its top card, shuffled."""
 
     order: tuple[int, ...]
 
 
-class StepPlayed(Event, frozen=True, tag="step_played"):
+class StepPlayed(Event, frozen=True, gc=False, tag="step_played"):
     """A seat spent ``cards`` from its hand and its racer stepped forward to ``to``."""
 
     seat: int
@@ -58,7 +58,7 @@ class StepPlayed(Event, frozen=True, tag="step_played"):
     to: int
 
 
-class RacerMoved(Event, frozen=True, tag="racer_moved"):
+class RacerMoved(Event, frozen=True, gc=False, tag="racer_moved"):
     """A racer was moved other than by its own step; ``cause`` says why."""
 
     car: int
@@ -66,7 +66,7 @@ class RacerMoved(Event, frozen=True, tag="racer_moved"):
     cause: str
 
 
-class AdvantageUsed(Event, frozen=True, tag="advantage_used"):
+class AdvantageUsed(Event, frozen=True, gc=False, tag="advantage_used"):
     """A seat exhausted one of its advantages to use it."""
 
     seat: int
@@ -74,7 +74,7 @@ class AdvantageUsed(Event, frozen=True, tag="advantage_used"):
     target: int = -1
 
 
-class AdvantageExhausted(Event, frozen=True, tag="advantage_exhausted"):
+class AdvantageExhausted(Event, frozen=True, gc=False, tag="advantage_exhausted"):
     """A seat's advantage was turned face down by something else (a trap)."""
 
     seat: int
@@ -82,7 +82,7 @@ class AdvantageExhausted(Event, frozen=True, tag="advantage_exhausted"):
     cause: str
 
 
-class AdvantageRefreshed(Event, frozen=True, tag="advantage_refreshed"):
+class AdvantageRefreshed(Event, frozen=True, gc=False, tag="advantage_refreshed"):
     """A seat's exhausted advantage was turned face up again."""
 
     seat: int
@@ -90,13 +90,13 @@ class AdvantageRefreshed(Event, frozen=True, tag="advantage_refreshed"):
     cause: str
 
 
-class GasStationReached(Event, frozen=True, tag="gas_station_reached"):
+class GasStationReached(Event, frozen=True, gc=False, tag="gas_station_reached"):
     """The last racer reached the gas station: each seat refreshed one advantage (-1: none)."""
 
     refreshed: tuple[int, ...]
 
 
-class TrapSprung(Event, frozen=True, tag="trap_sprung"):
+class TrapSprung(Event, frozen=True, gc=False, tag="trap_sprung"):
     """A racer entered a trap's position: the trap is revealed and discarded.
 
     ``advantage`` is the racer's advantage that cancelled it (and is now exhausted), or -1
@@ -109,40 +109,40 @@ class TrapSprung(Event, frozen=True, tag="trap_sprung"):
     advantage: int = -1
 
 
-class TrapRemoved(Event, frozen=True, tag="trap_removed"):
+class TrapRemoved(Event, frozen=True, gc=False, tag="trap_removed"):
     """An advantage removed a face-down trap; it is revealed and discarded."""
 
     position: int
     trap: int
 
 
-class TrapLaid(Event, frozen=True, tag="trap_laid"):
+class TrapLaid(Event, frozen=True, gc=False, tag="trap_laid"):
     """Dick Dastardly laid a face-down trap on his position."""
 
     position: int
     trap: int
 
 
-class TrapsReshuffled(Event, frozen=True, tag="traps_reshuffled"):
+class TrapsReshuffled(Event, frozen=True, gc=False, tag="traps_reshuffled"):
     """The trap deck ran out: the discarded traps, shuffled, became the trap deck again."""
 
     order: tuple[int, ...]
 
 
-class DastardlyMoved(Event, frozen=True, tag="dastardly_moved"):
+class DastardlyMoved(Event, frozen=True, gc=False, tag="dastardly_moved"):
     """Dick Dastardly and Muttley moved to ``to`` (-1 is the space behind the grid)."""
 
     to: int
     cause: str
 
 
-class TilesSwapped(Event, frozen=True, tag="tiles_swapped"):
+class TilesSwapped(Event, frozen=True, gc=False, tag="tiles_swapped"):
     """Sawtooth swapped the tile at ``position`` with the one ahead; traps went with them."""
 
     position: int
 
 
-class CardTaken(Event, frozen=True, tag="card_taken"):
+class CardTaken(Event, frozen=True, gc=False, tag="card_taken"):
     """A card left ``source``'s hand for ``taker``'s (-1: to the discard pile)."""
 
     source: int
@@ -151,7 +151,7 @@ class CardTaken(Event, frozen=True, tag="card_taken"):
     cause: str
 
 
-class HandDiscarded(Event, frozen=True, tag="hand_discarded"):
+class HandDiscarded(Event, frozen=True, gc=False, tag="hand_discarded"):
     """A seat lost cards from its hand to the discard pile."""
 
     seat: int
@@ -159,14 +159,14 @@ class HandDiscarded(Event, frozen=True, tag="hand_discarded"):
     cause: str
 
 
-class Glued(Event, frozen=True, tag="glued"):
+class Glued(Event, frozen=True, gc=False, tag="glued"):
     """A seat's next refill stops at two cards (the Glue Trap); ``on=False`` once it has."""
 
     seat: int
     on: bool = True
 
 
-class TaskQueued(Event, frozen=True, tag="task_queued"):
+class TaskQueued(Event, frozen=True, gc=False, tag="task_queued"):
     """A seat's action needs chance (a draw, a steal, a magnet): the engine does it next."""
 
     kind: str
@@ -174,35 +174,35 @@ class TaskQueued(Event, frozen=True, tag="task_queued"):
     target: int = -1
 
 
-class TasksDone(Event, frozen=True, tag="tasks_done"):
+class TasksDone(Event, frozen=True, gc=False, tag="tasks_done"):
     """The engine finished the chance work the seats' actions queued."""
 
 
-class TurnStarted(Event, frozen=True, tag="turn_started"):
+class TurnStarted(Event, frozen=True, gc=False, tag="turn_started"):
     """It is ``seat``'s turn, in round ``round`` of the race."""
 
     seat: int
     round: int
 
 
-class TurnEnded(Event, frozen=True, tag="turn_ended"):
+class TurnEnded(Event, frozen=True, gc=False, tag="turn_ended"):
     """A seat's turn ended: by choice, by a trap, or with nothing left to do."""
 
     seat: int
     reason: str
 
 
-class NeutralsMoving(Event, frozen=True, tag="neutrals_moving"):
+class NeutralsMoving(Event, frozen=True, gc=False, tag="neutrals_moving"):
     """The round is over: the neutral racers move."""
 
 
-class NeutralCardDrawn(Event, frozen=True, tag="neutral_card_drawn"):
+class NeutralCardDrawn(Event, frozen=True, gc=False, tag="neutral_card_drawn"):
     """A movement card drawn for the neutral racers; it goes to the discard pile."""
 
     card: int
 
 
-class RaceEnded(Event, frozen=True, tag="race_ended"):
+class RaceEnded(Event, frozen=True, gc=False, tag="race_ended"):
     """A racer reached the finish: every car's place, and championship points per seat."""
 
     race: int

@@ -14,7 +14,7 @@ Task = tuple[str, int, int]
 """Chance work the engine owes: (kind, seat, target)."""
 
 
-class WackyState(msgspec.Struct, frozen=True, kw_only=True):
+class WackyState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The whole truth of a Wacky Races match at one moment.
 
     Cars are numbered within a race: car ``s`` belongs to seat ``s``, the cars after the
@@ -64,7 +64,7 @@ class WackyState(msgspec.Struct, frozen=True, kw_only=True):
     """Championship points per seat so far."""
 
 
-class WackyObservation(Observation, frozen=True, tag="wacky_races"):
+class WackyObservation(Observation, frozen=True, gc=False, tag="wacky_races"):
     """What one seat knows: its own hand and every public fact.
 
     Face-down traps show only where they are (``traps``); other seats' hands only their
