@@ -71,6 +71,7 @@ def test_hidden_variants_redeal_only_what_the_viewer_cannot_see() -> None:
     rng = random.Random(3)
     changed = 0
     checked = 0
+    maybe_seen = 0
     for seed in range(40):
         for state in _walk(seed):
             for viewer in (0, 1):
@@ -88,6 +89,14 @@ def test_hidden_variants_redeal_only_what_the_viewer_cannot_see() -> None:
                 # What the viewer knows the opponent holds stays with the opponent.
                 held = {*variant.hands[other], variant.laid[other]}
                 assert set(state.opponent_known[viewer]) <= held
+                # Cards it half-knows stay with the opponent or where the opponent put cards.
+                under = {
+                    variant.pit_deck[i] for i, m in enumerate(state.deck_known) if m == 1 << other
+                }
+                face_up = set(state.laid) if state.phase.startswith("pit_") else set()
+                for card in state.opponent_maybe[viewer]:
+                    assert card in held | under | face_up, (card, state, variant)
+                maybe_seen += bool(state.opponent_maybe[viewer])
                 # Cards the viewer put under the pit deck stay where it put them.
                 for i, mask in enumerate(state.deck_known):
                     if mask & (1 << viewer):
@@ -97,6 +106,7 @@ def test_hidden_variants_redeal_only_what_the_viewer_cannot_see() -> None:
                     GAME.decide(variant, other, action, random.Random(0))
                 changed += variant != state
     assert checked > 1000 and changed > checked // 2
+    assert maybe_seen > 20
 
 
 def test_a_sealed_design_and_pit_declaration_are_redrawn() -> None:

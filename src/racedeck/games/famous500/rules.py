@@ -532,11 +532,15 @@ class Famous500(
         known = state.opponent_known
         if state.deck_known[0] & (1 << other):
             known = _pair(known, other, (*known[other], event.card))
+        maybe = state.opponent_maybe
+        if event.card in maybe[seat]:
+            maybe = _pair(maybe, seat, _remove(maybe[seat], event.card))
         fields = {
             "hands": _pair(state.hands, seat, _add(state.hands[seat], event.card)),
             "pit_deck": state.pit_deck[1:],
             "deck_known": state.deck_known[1:],
             "opponent_known": known,
+            "opponent_maybe": maybe,
         }
         if state.phase == "pit_draw":
             return replace(state, phase="pit_return", **fields)
@@ -544,14 +548,20 @@ class Famous500(
 
     def _returned(self, state: Famous500State, event: CardReturned) -> Famous500State:
         seat = event.seat
+        other = 1 - seat
         return replace(
             state,
             hands=_pair(state.hands, seat, _remove(state.hands[seat], event.card)),
             pit_deck=(*state.pit_deck, event.card),
             deck_known=(*state.deck_known, 1 << seat),
-            # The opponent cannot tell which card went under the deck: it forgets what it
-            # knew of this hand.
-            opponent_known=_pair(state.opponent_known, 1 - seat, ()),
+            # The opponent cannot tell which card went under the deck: what it knew this hand
+            # held may now be under the deck instead.
+            opponent_known=_pair(state.opponent_known, other, ()),
+            opponent_maybe=_pair(
+                state.opponent_maybe,
+                other,
+                (*state.opponent_maybe[other], *state.opponent_known[other]),
+            ),
             phase="pit_repair",
         )
 
@@ -566,10 +576,12 @@ class Famous500(
         seat = event.seat
         other = 1 - seat
         known = _pair(state.opponent_known, other, _remove(state.opponent_known[other], event.card))
+        maybe = _pair(state.opponent_maybe, other, _remove(state.opponent_maybe[other], event.card))
         fields = {
             "hands": _pair(state.hands, seat, _remove(state.hands[seat], event.card)),
             "discards": (*state.discards, (seat, event.card)),
             "opponent_known": known,
+            "opponent_maybe": maybe,
         }
         if state.pit_deck:
             return replace(state, phase="lap_draw", **fields)
@@ -584,6 +596,7 @@ class Famous500(
             pit_deck=event.pit_deck,
             deck_known=(0,) * len(event.pit_deck),
             opponent_known=((), ()),
+            opponent_maybe=((), ()),
             start=(-1, -1),
         )
 
@@ -633,6 +646,7 @@ class Famous500(
         c0, c1 = state.laid
         hands = state.hands
         k0, k1 = state.opponent_known
+        m0, m1 = state.opponent_maybe
         record = SectionPlayed(
             lap=state.lap, section=state.section, cards=(c0, c1), pits=state.pits, points=points
         )
@@ -641,6 +655,10 @@ class Famous500(
             "opponent_known": (
                 (*(c for c in k0 if c != c1), c0),
                 (*(c for c in k1 if c != c0), c1),
+            ),
+            "opponent_maybe": (
+                _remove(m0, c1) if c1 in m0 else m0,
+                _remove(m1, c0) if c0 in m1 else m1,
             ),
             "history": (*state.history, record),
             "laid": (0, 0),
@@ -711,6 +729,7 @@ class Famous500(
             hand_sizes=(len(hands[0]), len(hands[1])),
             pit_deck_known=deck_known,
             opponent_known=state.opponent_known[seat],
+            opponent_maybe=state.opponent_maybe[seat],
             discards=state.discards,
             history=state.history,
             pit_order=state.pit_order,
@@ -719,45 +738,59 @@ class Famous500(
         )
 
     def hidden_variants(self, state: Famous500State, seat: int, rng: Rng) -> Famous500State | None:
-        """Redeal what ``seat`` cannot see, keeping the cards it knows the opponent holds.
+        """Redeal what ``seat`` cannot see, consistently with what it has seen.
 
         The opponent's hand and face-down card and the pit deck cards ``seat`` did not put
-        there are dealt again from the cards ``seat`` has not seen placed.
-        An opponent's sealed design, pit declaration or answer to the deal is redrawn too.
-        After the opponent returns a card to the pit deck, ``seat`` no longer knows which
-        of the opponent's cards stayed in hand, so those cards join the unseen pool.
+        there are dealt again from the cards ``seat`` cannot place. Cards it knows the
+        opponent holds stay with the opponent; cards it knew the opponent held before the
+        opponent put cards under the pit deck stay with the opponent or go where the
+        opponent put those cards. An opponent's sealed design, pit declaration or answer to
+        the deal is redrawn too.
         """
         if not state.hands[0] and not state.hands[1]:
             return None
         other = 1 - seat
         bit = 1 << seat
         face_up_other = (
-            state.laid[other]
-            if (state.phase in ("pit_draw", "pit_return", "pit_repair") and not state.pits[other])
-            else 0
+            state.laid[other] if (state.phase in _FACE_UP_PHASES and not state.pits[other]) else 0
         )
         hidden_laid = state.laid[other] != 0 and face_up_other == 0
-        known_other = tuple(c for c in state.opponent_known[seat] if c != face_up_other)
+        known_other = [c for c in state.opponent_known[seat] if c != face_up_other]
+        maybe_other = [c for c in state.opponent_maybe[seat] if c != face_up_other]
         fixed = set(state.hands[seat])
         fixed.add(state.laid[seat])
         fixed.add(face_up_other)
         fixed.update(c for _s, c in state.discards)
         fixed.update(known_other)
-        fixed.update(c for c, m in zip(state.pit_deck, state.deck_known, strict=True) if m & bit)
+        fixed.update(maybe_other)
+        masks = state.deck_known
+        fixed.update(c for c, m in zip(state.pit_deck, masks, strict=True) if m & bit)
         pool = [c for c in state.setup.speeds if c not in fixed]
         rng.shuffle(pool)
-        group_size = len(state.hands[other]) + (1 if hidden_laid else 0)
-        free = group_size - len(known_other)
-        group = list(known_other) + pool[:free]
-        rest = pool[free:]
+        free = len(state.hands[other]) + (1 if hidden_laid else 0) - len(known_other)
+        # Where the cards the viewer half-knows may be: the opponent's free slots, or under
+        # the deck where the opponent put cards.
+        places: list[int] = [-1] * free + [i for i, m in enumerate(masks) if m == 1 << other]
+        rng.shuffle(places)
+        group = list(known_other)
+        deck = list(state.pit_deck)
+        filled = set()
+        for card, place in zip(maybe_other, places, strict=False):
+            if place < 0:
+                group.append(card)
+            else:
+                deck[place] = card
+                filled.add(place)
+        take = free - (len(group) - len(known_other))
+        group.extend(pool[:take])
+        rest = pool[take:]
+        for i, m in enumerate(masks):
+            if not m & bit and i not in filled:
+                deck[i] = rest.pop()
         rng.shuffle(group)
         laid = state.laid
         if hidden_laid:
             laid = _pair(laid, other, group.pop())
-        deck = list(state.pit_deck)
-        for i, m in enumerate(state.deck_known):
-            if not m & bit:
-                deck[i] = rest.pop()
         variant = replace(
             state,
             hands=_pair(state.hands, other, tuple(sorted(group))),

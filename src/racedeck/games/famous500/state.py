@@ -87,6 +87,9 @@ class Famous500State(msgspec.Struct, frozen=True, kw_only=True):
     pit_deck: tuple[int, ...] = ()
     deck_known: tuple[int, ...] = ()
     opponent_known: tuple[tuple[int, ...], ...] = ((), ())
+    opponent_maybe: tuple[tuple[int, ...], ...] = ((), ())
+    """Per seat, cards it knew its opponent held before the opponent put cards under the
+    pit deck: each is still in the opponent's hand or under the deck where it put one."""
     start: tuple[int, ...] = (-1, -1)
     cars: tuple[Car, ...] = ((0, 0, 0, 0), (0, 0, 0, 0))
     designed: tuple[bool, ...] = (False, False)
@@ -116,6 +119,7 @@ class Famous500Observation(Observation, frozen=True, tag="famous-500"):
     ``revealed`` the cards face up on the current section (0 for none or face down);
     ``pit_deck_known`` the pit deck top first, a card where this driver knows it (it put
     it there) and 0 elsewhere; ``opponent_known`` cards it knows the opponent holds;
+    ``opponent_maybe`` cards the opponent held before it put cards under the pit deck;
     ``cars`` the car sheets (the opponent's is ``None`` until both are designed).
     """
 
@@ -135,6 +139,9 @@ class Famous500Observation(Observation, frozen=True, tag="famous-500"):
     hand_sizes: tuple[int, ...]
     pit_deck_known: tuple[int, ...]
     opponent_known: tuple[int, ...]
+    opponent_maybe: tuple[int, ...]
+    """Cards the opponent held before it put cards under the pit deck: each is in its hand
+    or under the deck where it put one."""
     discards: tuple[tuple[int, int], ...]
     history: tuple[SectionPlayed, ...]
     pit_order: tuple[int, ...]
