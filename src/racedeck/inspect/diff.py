@@ -8,6 +8,7 @@ Memory stays flat however long the logs are.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,7 @@ import msgspec
 
 from racedeck.core.errors import LogError
 from racedeck.core.game import AnyGame
-from racedeck.core.log import Header, LogEntry, LogReader, ResultLine
+from racedeck.core.log import Header, LogEntry, LogReader, ResultLine, encode
 from racedeck.core.replay import open_game
 from racedeck.plugins import Registry
 
@@ -74,8 +75,8 @@ def header_differences(a: Header, b: Header) -> list[str]:
     return [n for n in names if builtins_a.get(n) != builtins_b.get(n)]
 
 
-def _entries(reader: LogReader) -> Iterator[LogEntry | None]:
-    yield from reader
+def _entries(entries: Iterator[LogEntry]) -> Iterator[LogEntry | None]:
+    yield from entries
     while True:
         yield None
 
@@ -91,46 +92,132 @@ def diff_logs(registry: Registry, path_a: str | Path, path_b: str | Path) -> Dif
 
     Raises ``LogError`` (exit code 3) when either log cannot be read, naming the line.
     """
-    with LogReader(path_a) as reader_a, LogReader(path_b) as reader_b:
+    with LogReader(path_a) as reader_a:
         game_a, options_a = open_game(registry, reader_a.header, str(path_a))
-        game_b, options_b = open_game(registry, reader_b.header, str(path_b))
-        differences = header_differences(reader_a.header, reader_b.header)
-        shared = not any(name in differences for name in SETUP_FIELDS)
-        state_a = game_a.initial_state(options_a, reader_a.header.players)
-        state_b = state_a if shared else game_b.initial_state(options_b, reader_b.header.players)
-        report = DiffReport(differences, 0, 0)
-        decode_a, evolve_a = game_a.event_decoder.decode, game_a.evolve
-        decode_b, evolve_b = game_b.event_decoder.decode, game_b.evolve
-        seq = 0
-        for x, y in zip(_entries(reader_a), _entries(reader_b), strict=False):
-            if x is None and y is None:
-                break
-            if not _same(x, y):
-                report.divergence = Divergence(
-                    seq,
-                    _side(str(path_a), reader_a.header, game_a, x, state_a),
-                    _side(str(path_b), reader_b.header, game_b, y, state_b),
-                    _why(x, y),
-                )
-                return report
-            assert x is not None
-            report.entries_compared += 1
-            if x.event is None:
-                continue
-            state_a = fold(evolve_a, state_a, _decode(decode_a, x, str(path_a)), x, str(path_a))
-            if shared:
-                state_b = state_a
-            else:
-                assert y is not None
-                state_b = fold(evolve_b, state_b, _decode(decode_b, y, str(path_b)), y, str(path_b))
-            seq += 1
-            report.events_compared = seq
-        result_a, result_b = reader_a.result, reader_b.result
-    if not _same_result(result_a, result_b):
+        state = game_a.initial_state(options_a, reader_a.header.players)
+        entries_a: Iterator[LogEntry] = iter(reader_a)
+        skipped = events = 0
+        if _header_line(path_b) == encode(reader_a.header) + b"\n":
+            skip = _same_bytes_prefix(reader_a, entries_a, path_b, game_a, state)
+            if skip.identical:
+                return DiffReport([], skip.entries, skip.events)
+            skipped, events, state = skip.entries, skip.events, skip.state
+            entries_a = itertools.chain(skip.pending, entries_a)
+        with LogReader(path_b) as reader_b:
+            entries_b = iter(reader_b)
+            for _ in range(skipped):
+                next(entries_b)  # B's prefix is A's, byte for byte; this checks its hashes
+            return _lockstep(
+                registry, reader_a, reader_b, entries_a, entries_b, state, skipped, events
+            )
+
+
+class _Skip(msgspec.Struct):
+    identical: bool
+    entries: int
+    events: int
+    state: Any
+    pending: list[LogEntry]
+
+
+def _same_bytes_prefix(
+    reader: LogReader, entries: Iterator[LogEntry], path_b: str | Path, game: AnyGame, state: Any
+) -> _Skip:
+    """Follow A with B's raw lines while they are byte-identical to A's checked lines.
+
+    With identical headers, a line of B equal to A's line is checked by A's hash chain,
+    so B need not be decoded or hashed: the common case (two runs that should agree) costs
+    little more than one replay. At the first line that differs, the caller goes on in step.
+    """
+    decode, evolve = game.event_decoder.decode, game.evolve
+    count = events = 0
+    with open(path_b, "rb") as other:
+        other.readline()
+        for entry in entries:
+            if other.readline() != _line_bytes(entry, reader.last_hash):
+                return _Skip(False, count, events, state, [entry])
+            count += 1
+            if entry.event is not None:
+                state = fold(evolve, state, _decode(decode, entry, reader.path), entry, reader.path)
+                events += 1
+        assert reader.result is not None
+        same_end = other.readline() == encode(reader.result) + b"\n" and not other.read(1)
+    return _Skip(same_end, count, events, state, [])
+
+
+def _line_bytes(entry: LogEntry, line_hash: str) -> bytes:
+    """Return the canonical line of an entry, as ``LogWriter`` writes it."""
+    if entry.event is not None:
+        return b'{"kind":"event","seq":%d,"hash":"%s","event":%s}\n' % (
+            entry.seq,
+            line_hash.encode(),
+            entry.event,
+        )
+    return b'{"kind":"fault","seq":%d,"hash":"%s","fault":%s}\n' % (
+        entry.seq,
+        line_hash.encode(),
+        encode(entry.fault),
+    )
+
+
+def _header_line(path: str | Path) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.readline()
+    except OSError:
+        return b""  # LogReader names the problem
+
+
+def _lockstep(
+    registry: Registry,
+    reader_a: LogReader,
+    reader_b: LogReader,
+    entries_a: Iterator[LogEntry],
+    entries_b: Iterator[LogEntry],
+    state: Any,
+    compared: int,
+    events: int,
+) -> DiffReport:
+    """Compare the rest of two logs entry by entry, folding only what is needed."""
+    path_a, path_b = reader_a.path, reader_b.path
+    game_a, _ = open_game(registry, reader_a.header, path_a)
+    game_b, options_b = open_game(registry, reader_b.header, path_b)
+    differences = header_differences(reader_a.header, reader_b.header)
+    shared = not any(name in differences for name in SETUP_FIELDS)
+    state_a = state
+    state_b = state_a if shared else game_b.initial_state(options_b, reader_b.header.players)
+    seq = events  # the byte-identical prefix is folded into ``state`` already
+    report = DiffReport(differences, compared, events)
+    decode_a, evolve_a = game_a.event_decoder.decode, game_a.evolve
+    decode_b, evolve_b = game_b.event_decoder.decode, game_b.evolve
+    for x, y in zip(_entries(entries_a), _entries(entries_b), strict=False):
+        if x is None and y is None:
+            break
+        if not _same(x, y):
+            report.divergence = Divergence(
+                seq,
+                _side(path_a, reader_a.header, game_a, x, state_a),
+                _side(path_b, reader_b.header, game_b, y, state_b),
+                _why(x, y),
+            )
+            return report
+        assert x is not None
+        report.entries_compared += 1
+        if x.event is None:
+            continue
+        state_a = fold(evolve_a, state_a, _decode(decode_a, x, path_a), x, path_a)
+        if shared:
+            state_b = state_a
+        else:
+            assert y is not None
+            state_b = fold(evolve_b, state_b, _decode(decode_b, y, path_b), y, path_b)
+        seq += 1
+        report.events_compared = seq
+    if not _same_result(reader_a.result, reader_b.result):
         report.divergence = Divergence(
             seq,
-            Side(str(path_a), reader_a.header, game_a, reader_a.lines_read, None, state_a),
-            Side(str(path_b), reader_b.header, game_b, reader_b.lines_read, None, state_b),
+            Side(path_a, reader_a.header, game_a, reader_a.lines_read, None, state_a),
+            Side(path_b, reader_b.header, game_b, reader_b.lines_read, None, state_b),
             "the events agree but the result lines differ",
         )
     return report
