@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from racedeck.cli.app import main
+from racedeck.core.replay import iter_states
 from racedeck.plugins import Registry
 from tests.inspect.helpers import play, rewrite
 
@@ -34,3 +36,30 @@ def test_replay_as_a_seat_is_blind_to_cards_it_cannot_see(
     assert seat_view == seat_view_swapped
     assert omniscient != omniscient_swapped
     assert "?????????????" in seat_view  # the others' 13 cards, shown as hidden
+
+
+def test_every_game_renders_a_seat_view_unchanged_by_what_the_seat_cannot_see(
+    tmp_path: Path, registry: Registry
+) -> None:
+    """What `replay --seat` prints must not move when unseen cards are redealt."""
+    checked = 0
+    for name, game in sorted(registry.games.items()):
+        players = max(game.min_players, min(game.max_players, 3))
+        log = play(
+            registry,
+            tmp_path / f"{name}.jsonl",
+            game=name,
+            bots=("random",) * players,
+            seed=3,
+            options=game.conformance_options[0],
+        )
+        rng = random.Random(0)
+        for seq, _event, state, _replay in iter_states(registry, log):
+            if seq % 3:
+                continue
+            for seat in range(players):
+                variant = game.hidden_variants(state, seat, rng)
+                if variant is not None:
+                    checked += 1
+                    assert game.render(variant, seat) == game.render(state, seat), (name, seq, seat)
+    assert checked > 100
