@@ -681,3 +681,13 @@ def test_bids_belong_to_the_auction() -> None:
     with pytest.raises(IllegalActionError, match="auction"):
         GAME.decide(state, 0, Bid(amount=10_000), NO_CHANCE)
     assert space(OPTS, state, K) == "atwater:1L"
+
+
+def test_identical_cards_are_offered_once_and_either_may_be_played() -> None:
+    white_fives = sorted(n for n, moves in data.MOVES.items() if moves == ((data.WHITE, 5),))
+    assert len(white_fives) == 6
+    state = race_state(OPTS, SPREAD, {0: (white_fives[0], white_fives[1], 39), 1: (38,)})
+    assert GAME.legal_actions(state, 0) == [Play(card=white_fives[0]), Play(card=39)]
+    state, _ = act(state, 0, Play(card=white_fives[1]))
+    assert state.card == white_fives[1]
+    assert state.hands[0] == (white_fives[0], 39)

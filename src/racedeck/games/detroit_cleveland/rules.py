@@ -119,11 +119,6 @@ def _insert(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     return tuple(sorted((*hand, card)))
 
 
-def cars_of(state: State, seat: int) -> int:
-    """Return how many cars ``seat`` owns this race."""
-    return sum(1 for o in state.owner if o == seat)
-
-
 def _car_counts(state: State) -> list[int]:
     counts = [0] * state.players
     for seat in state.owner:
@@ -369,9 +364,24 @@ class DetroitCleveland(
         if action is None:
             raise IllegalActionError(action, actor, "a seat must choose an action")
         legal = self.legal_actions(state, actor)
-        if action not in legal:
+        if action not in legal and not self._same_as_offered(state, actor, action, legal):
             raise IllegalActionError(action, actor, self._why_illegal(state, actor, action))
         return self.with_consequences(state, self._events_of(state, actor, action))
+
+    def _same_as_offered(
+        self,
+        state: State,
+        seat: int,
+        action: DetroitClevelandAction,
+        legal: Sequence[DetroitClevelandAction],
+    ) -> bool:
+        """Return True for a card in the hand identical to an offered one (one is listed)."""
+        if not isinstance(action, Play) or action.card not in MOVES:
+            return False
+        if state.phase != "race" or state.card >= 0 or action.card not in state.hands[seat]:
+            return False
+        moves = MOVES[action.card]
+        return any(isinstance(a, Play) and MOVES.get(a.card) == moves for a in legal)
 
     def _why_illegal(self, state: State, seat: int, action: DetroitClevelandAction) -> str:
         acting = self.to_act(state)
