@@ -128,3 +128,17 @@ def test_fork_with_the_wrong_number_of_seats_is_a_usage_error(
         main(["fork", str(parent), "--at", "3", "--seat", "random", "-O", str(tmp_path / "x")]) == 2
     )
     assert "4 seats" in capsys.readouterr().err
+
+
+def test_diff_of_a_parent_and_its_fork_with_other_bots_diverges_after_the_fork_point(
+    parent: Path, tmp_path: Path, registry: Registry
+) -> None:
+    forked = fork_log(registry, parent, 25, tmp_path / "f.jsonl", bots=["random"] * 4, seed=11)
+    report = diff_logs(registry, parent, forked.path)
+    assert report.divergence is not None
+    assert report.divergence.seq > 25
+    assert (
+        events_of(parent)[: report.divergence.seq]
+        == events_of(forked.path)[: report.divergence.seq]
+    )
+    assert set(report.header_differences) == {"seed", "seats", "fork"}
