@@ -9,7 +9,7 @@ over (space, steps) level by level, so its cost grows with the spaces a car can 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from racedeck.games.detroit_cleveland.data import WHITE
 from racedeck.games.detroit_cleveland.track import FINISH
@@ -35,9 +35,10 @@ def reach(
     first among the destinations, followed by any spaces exactly ``count`` away.
     """
     start = positions[car]
-    blocked = {p for p in positions if p >= 0}
+    # Cars off the track or finished hold negative positions, which no space leads to.
+    blocked = set(positions)
     blocked.discard(start)
-    level: Sequence[int] = (start,)
+    level: Iterable[int] = (start,)
     steps = 0
     finish_at = 0
     while steps < count:
@@ -51,18 +52,18 @@ def reach(
                     following.add(nxt)
         if not following:
             break
-        level = sorted(following)
+        level = following
         steps += 1
     if finish_at:
-        spaces = tuple(level) if steps == count else ()
+        spaces = tuple(sorted(level)) if steps == count else ()
         return (FINISH, *spaces), count, finish_at
-    return tuple(level), steps, 0
+    return tuple(sorted(level)), steps, 0
 
 
 def can_move_full(successors: Successors, positions: Positions, car: int, count: int) -> bool:
     """Return True when ``car`` can move all ``count`` spaces (or cross the finish line)."""
     start = positions[car]
-    blocked = {p for p in positions if p >= 0}
+    blocked = set(positions)
     blocked.discard(start)
     level = {start}
     for _ in range(count):

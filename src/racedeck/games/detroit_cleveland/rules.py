@@ -315,11 +315,11 @@ class DetroitCleveland(
         if options is not self._card_plays_for or len(self._card_plays) > 4096:
             self._card_plays = {}
             self._card_plays_for = options
-        owner = state.owner
-        own = tuple(c for c in range(6) if owner[c] == seat)
-        key = (card, state.switches, own)
+        key = (card, state.switches, state.owner, seat)
         play = self._card_plays.get(key)
         if play is None:
+            owner = state.owner
+            own = tuple(c for c in range(6) if owner[c] == seat)
             play = CardPlay(
                 track_of(options).successors,
                 MOVES[card],
