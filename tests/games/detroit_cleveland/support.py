@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
+
+from msgspec.structs import replace
 
 from racedeck.core.model import ENGINE
 from racedeck.core.runner import NO_CHANCE
 from racedeck.games.detroit_cleveland import data
-from racedeck.games.detroit_cleveland.actions import DetroitClevelandAction
+from racedeck.games.detroit_cleveland.actions import Bid, DetroitClevelandAction, Pass
 from racedeck.games.detroit_cleveland.events import DetroitClevelandEvent, RaceDealt
 from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions
 from racedeck.games.detroit_cleveland.rules import DetroitCleveland, track_of
@@ -94,8 +97,6 @@ def deal(
     """Return the state once the cards are dealt and the first car is up for auction."""
     state = GAME.initial_state(opts, players)
     if money is not None:
-        from msgspec.structs import replace
-
         state = replace(state, money=money)
     if hands is None:
         deck = list(data.RACE_DECK)
@@ -106,6 +107,14 @@ def deal(
 
 def engine(state: DetroitClevelandState, seed: int = 0) -> DetroitClevelandState:
     """Let the engine act once (the deal), with a seeded generator."""
-    import random
-
     return GAME.fold(state, GAME.decide(state, ENGINE, None, random.Random(seed)))
+
+
+def sell(state: DetroitClevelandState, buyer: int, amount: int = 10_000) -> DetroitClevelandState:
+    """Let ``buyer`` bid ``amount`` and every other seat pass until the car on offer is sold."""
+    car = state.offer
+    while state.offer == car and state.phase == "auction":
+        seat = state.bidder
+        state, _ = act(state, seat, Bid(amount=amount) if seat == buyer else Pass())
+    assert state.owner[car] == buyer
+    return state

@@ -16,7 +16,19 @@ from racedeck.games.detroit_cleveland.events import (
     RaceStarted,
 )
 from racedeck.games.detroit_cleveland.rules import track_of
-from tests.games.detroit_cleveland.support import GAME, B, G, K, O, R, Y, act, deal, options
+from tests.games.detroit_cleveland.support import (
+    GAME,
+    B,
+    G,
+    K,
+    O,
+    R,
+    Y,
+    act,
+    deal,
+    options,
+    sell,
+)
 
 OPTS = options()
 TRACK = track_of(OPTS)
@@ -28,19 +40,6 @@ def bid(state, seat, amount):
 
 def pass_(state, seat):
     return act(state, seat, Pass())
-
-
-def sell(state, buyer, amount=10_000):
-    """Let ``buyer`` bid ``amount`` and every other seat pass until the car is sold."""
-    car = state.offer
-    while state.offer == car and state.phase == "auction":
-        seat = state.bidder
-        if seat == buyer:
-            state, _ = bid(state, buyer, amount)
-        else:
-            state, _ = pass_(state, seat)
-    assert state.owner[car] == buyer
-    return state
 
 
 def test_the_dealer_turns_over_the_first_car_and_begins() -> None:

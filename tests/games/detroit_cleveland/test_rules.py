@@ -8,6 +8,7 @@ import pytest
 
 from racedeck.core.errors import IllegalActionError
 from racedeck.core.model import ENGINE
+from racedeck.core.rng import engine_stream
 from racedeck.core.runner import NO_CHANCE, run_match
 from racedeck.games.detroit_cleveland import data
 from racedeck.games.detroit_cleveland.actions import Bid, Decline, Move, Pass, Play
@@ -38,6 +39,7 @@ from tests.games.detroit_cleveland.support import (
     engine,
     options,
     race_state,
+    sell,
     space,
 )
 
@@ -120,8 +122,6 @@ def test_every_race_begins_with_an_auction() -> None:
     assert len(outcome.state.owners) == 2
     state = GAME.initial_state(options(races=2), 2)
     phases = []
-    from racedeck.core.rng import engine_stream
-
     rng = random.Random(0)
     events = 0
     while not GAME.next_step(state).over:
@@ -425,8 +425,6 @@ def test_a_switch_works_when_only_one_colour_is_on_the_card() -> None:
 
 # Running the race --------------------------------------------------------------------------
 def _auction_to_race(players, buyers, **raw):
-    from tests.games.detroit_cleveland.test_auction import sell
-
     state = deal(options(**raw), players)
     for buyer in buyers:
         state = sell(state, buyer)
@@ -446,7 +444,6 @@ def test_the_owner_of_car_1_plays_first_then_clockwise() -> None:
 def test_a_card_every_turn_even_with_all_ones_cars_finished() -> None:
     """A player must play a card every turn, even after all his cars have crossed the finish
     line."""
-    state = race_state(OPTS, SPREAD, {0: (38, 39), 1: (5,)}, finished=("blue",), owner={"blue": 0})
     state = race_state(
         OPTS,
         {k: v for k, v in SPREAD.items() if k != "blue"},
@@ -619,8 +616,6 @@ def test_option_all_10_counts_shuffled_into_the_deck() -> None:
     state = engine(GAME.initial_state(opts, 3), 1)
     dealt = sorted(c for hand in state.hands for c in hand)
     assert dealt == sorted((*data.RACE_DECK, *data.TEN_COUNT))
-    from tests.games.detroit_cleveland.test_auction import sell
-
     hand = state.hands[state.bidder]
     buyer = state.bidder
     state = sell(state, buyer)
@@ -635,8 +630,6 @@ def test_option_no_maximum_number_of_cars() -> None:
 
 def test_option_players_do_not_have_to_own_a_car() -> None:
     """Players do not have to own a car."""
-    from tests.games.detroit_cleveland.test_auction import sell
-
     state = deal(options(no_car_required=True), 6)
     for buyer in (0, 1, 2, 3, 4):
         state = sell(state, buyer)
