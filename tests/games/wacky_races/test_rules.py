@@ -655,3 +655,17 @@ def test_illegal_actions_name_the_seat_and_the_rule() -> None:
         G.decide(state, 0, UseAdvantage(advantage=0), random.Random(0))
     with pytest.raises(IllegalActionError):
         G.decide(state, ENGINE, None, random.Random(0))
+
+
+def test_a_neutral_racer_leaves_the_swamp_on_two_identical_cards() -> None:
+    """Gap decision: a neutral on the Swamp skips its free step and leaves it when a drawn
+    card repeats a terrain already drawn that round (two identical cards)."""
+    # Cards drawn (from the deck's end): Forest, Prairie, Forest.
+    state = make(players=2, pos=(14, 15, SPECIAL_AT, 2, 2, 9), round=1, active=1, deck=(F, P, F))
+    events, after = play(state, EndTurn())
+    swamp_moves = [e for e in of(events, RacerMoved) if e.car == 2]
+    assert len(swamp_moves) == 1 and after.pos[2] == SPECIAL_AT + 1
+    assert [e.card for e in of(events, NeutralCardDrawn)] == [F, P, F]
+    stuck = make(players=2, pos=(14, 15, SPECIAL_AT, 2, 2, 9), round=1, active=1, deck=(D, P, F))
+    _, after = play(stuck, EndTurn())
+    assert after.pos[2] == SPECIAL_AT

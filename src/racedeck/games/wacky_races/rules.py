@@ -419,15 +419,22 @@ class _Resolver:
                 self.neutral_step(car)
             if not self.racing:
                 return
+        drawn: list[int] = []
         for _ in range(MAX_STEPS):
             card = self.draw_one()
             if card < 0:
                 return
             self.emit(NeutralCardDrawn(card=card))
+            # On the Swamp a neutral needs two identical cards, as a player does.
+            pair = card in drawn
+            drawn.append(card)
             for car in leader_order(self.state, cars):
                 st = self.state
                 p = st.pos[car]
-                if car in self.stopped or p == FINISH or data.terrain_of(st.tiles[p]) != card:
+                if car in self.stopped or p == FINISH:
+                    continue
+                tile = st.tiles[p]
+                if tile != card and not (pair and tile == SWAMP):
                     continue
                 self.neutral_step(car)
                 if not self.racing:
