@@ -258,11 +258,7 @@ class _Resolver:
         if effect == "switcheroo":
             behind = [c for c in range(len(s.field)) if c != car and p - amount <= s.pos[c] < p]
             if behind:
-                other = leader_order(s, behind)[0]
-                q = s.pos[other]
-                self.emit(RacerMoved(car=other, to=p, cause=key))
-                self.emit(RacerMoved(car=car, to=q, cause=key))
-                self.arrive(car, False)
+                self.swap(car, leader_order(s, behind)[0], key)
             return
         if effect == "back":
             q = backward_target(s.pos, p, amount)
@@ -308,11 +304,14 @@ class _Resolver:
     def crossroads(self, car: int, p: int) -> None:
         s = self.state
         last = last_car(s, [c for c in range(len(s.field)) if c != car and s.pos[c] < p])
-        if last < 0:
-            return
-        q = s.pos[last]
-        self.emit(RacerMoved(car=last, to=p, cause="crossroads"))
-        self.emit(RacerMoved(car=car, to=q, cause="crossroads"))
+        if last >= 0:
+            self.swap(car, last, "crossroads")
+
+    def swap(self, car: int, other: int, cause: str) -> None:
+        """Let ``car`` and ``other`` change places; ``car`` then meets its new position."""
+        p, q = self.state.pos[car], self.state.pos[other]
+        self.emit(RacerMoved(car=other, to=p, cause=cause))
+        self.emit(RacerMoved(car=car, to=q, cause=cause))
         self.arrive(car, False)
 
     def laboratory(self) -> None:
@@ -704,10 +703,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
         elif effect == "steal":
             r.task("steal", seat, target)
         elif effect == "swap_ahead":
-            q = state.pos[target]
-            r.emit(RacerMoved(car=target, to=p, cause="swap"))
-            r.emit(RacerMoved(car=seat, to=q, cause="swap"))
-            r.arrive(seat, False)
+            r.swap(seat, target, "swap")
         elif effect == "push_back":
             r.emit(RacerMoved(car=target, to=backward_target(state.pos, p, 1), cause="push_back"))
             r.arrive(target, False)
