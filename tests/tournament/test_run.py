@@ -202,3 +202,35 @@ def test_bad_input_is_one_line_and_a_distinct_exit_code(
     )
     assert got == code and words in err and err.count("\n") == 1, err
     assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_ctrl_c_stops_with_exit_130_and_says_how_to_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "t.sqlite"
+    args = [
+        "tournament",
+        "lacorsa",
+        "-o",
+        "races=1",
+        "--plugins-dir",
+        str(PLUGINS),
+        "--bot",
+        "heuristic",
+        "--bot",
+        "random",
+        "--bot",
+        "interrupter",
+        "--players",
+        "2",
+        "--workers",
+        "1",
+        "--db",
+        str(db),
+    ]
+    code, _out, err = run_cli(args, capsys)
+    assert code == 130
+    assert err.count("\n") == 1 and f"resume with: racedeck tournament resume {db}" in err
+    assert [row[0] for row in rows(db)] == [0, 1], (
+        "the matches before the interrupted one are saved"
+    )

@@ -48,6 +48,12 @@ class _TournamentGroup(TyperGroup):
 _RUN = "run"
 
 
+class Interrupted(RacedeckError):
+    """The user stopped a tournament with Ctrl-C; it can be resumed."""
+
+    exit_code = 130
+
+
 class GateVerdict(RacedeckError):
     """The gate did not find the candidate better: exit 1 when it is not, 2 when undecided."""
 
@@ -105,8 +111,10 @@ def _play_store(store: Store, executor: Executor, json: bool) -> None:
     try:
         play(store, executor, on_record)
     except KeyboardInterrupt:
-        sys.stderr.write(f"\nracedeck: resume with: racedeck tournament resume {store.path}\n")
-        raise
+        raise Interrupted(
+            f"interrupted; every finished match is saved, resume with:"
+            f" racedeck tournament resume {store.path}"
+        ) from None
     finally:
         if bar is not None:
             bar.close()

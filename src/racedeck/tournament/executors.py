@@ -13,6 +13,7 @@ import abc
 import importlib
 import multiprocessing
 import os
+import signal
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
@@ -25,6 +26,9 @@ from racedeck.tournament.worker import run_batch
 EXECUTORS: tuple[str, ...] = ("local", "ray")
 
 Batch = list[int]
+
+LOCAL_OBJECT_STORE = 256 * 1024**2
+"""Bytes of object store a local Ray instance reserves: batches and records are small."""
 
 
 def default_workers() -> int:
@@ -60,9 +64,10 @@ class InlineExecutor(Executor):
     workers = 1
 
     def run(self, spec: TournamentSpec, batches: Iterable[Batch]) -> Iterator[list[MatchRecord]]:
-        """Yield the records of each batch, played here."""
+        """Yield each match's record as soon as it is played here: nothing is in flight."""
         for batch in batches:
-            yield run_batch(spec, batch)
+            for index in batch:
+                yield run_batch(spec, [index])
 
 
 class LocalExecutor(Executor):
@@ -75,7 +80,9 @@ class LocalExecutor(Executor):
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool = ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_ignore_interrupts,
         )
 
     def run(self, spec: TournamentSpec, batches: Iterable[Batch]) -> Iterator[list[MatchRecord]]:
@@ -103,6 +110,11 @@ class LocalExecutor(Executor):
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _ignore_interrupts() -> None:
+    """Leave Ctrl-C to the parent, which stops the pool and tells how to resume."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class RayExecutor(Executor):
     """Runs batches as Ray tasks, on a local Ray instance or a cluster at ``address``.
 
@@ -123,6 +135,7 @@ class RayExecutor(Executor):
                 address=address,
                 num_cpus=None if address else (workers or default_workers()),
                 include_dashboard=False,
+                object_store_memory=None if address else LOCAL_OBJECT_STORE,
                 log_to_driver=False,
                 configure_logging=False,
             )

@@ -33,6 +33,13 @@ class Slow(Bot):
         return legal[0]
 
 
+class Interrupter(Bot):
+    """Stands for a user pressing Ctrl-C in the middle of a match."""
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        raise KeyboardInterrupt
+
+
 def _broken() -> Bot:
     raise RuntimeError("cannot start")
 
@@ -42,4 +49,5 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
     register(BotSpec(name="crasher", factory=Crasher, description="raises"))
     register(BotSpec(name="illegal", factory=Illegal, description="plays illegally"))
     register(BotSpec(name="slow", factory=Slow, description="sleeps before each move"))
+    register(BotSpec(name="interrupter", factory=Interrupter, description="presses Ctrl-C"))
     register(BotSpec(name="broken", factory=_broken, description="cannot be built"))
