@@ -8,6 +8,10 @@ takes the card the other played. On dotted sections a driver may pit instead: dr
 the pit deck, return a card to its bottom and buy repairs with Speed points. Between laps
 the trailing driver swaps a card with the pit deck. A column below zero ends the race;
 otherwise the most Speed points after the last lap wins, a tie to the faster final card.
+
+The engine shuffles and deals, and tosses a coin for the one tie that needs it; what follows
+from a state without a choice (the reveal, a draw from the top of the pit deck, the finish)
+is decided with the action that leads to it.
 """
 
 from __future__ import annotations
