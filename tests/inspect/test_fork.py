@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from racedeck.cli.app import main
-from racedeck.core.errors import VerificationError
+from racedeck.core.errors import UsageError, VerificationError
 from racedeck.core.log import LogReader
 from racedeck.core.replay import replay_log
 from racedeck.inspect.diff import diff_logs
-from racedeck.inspect.fork import check_parent, fork_log, verify_fork
+from racedeck.inspect.fork import ForkOutcome, check_parent, fork_log, verify_fork
 from racedeck.plugins import Registry
 from tests.inspect.helpers import events_of, play, rewrite
 
@@ -41,6 +41,52 @@ def test_fork_with_the_same_seed_and_bots_reproduces_the_parent(
     assert forked.header.fork is not None
     assert forked.header.fork.at == at
     assert forked.header.fork.parent_hash == _hash_at(parent, at)
+
+
+def _fork_at_a_decision_boundary(
+    registry: Registry, parent: Path, wanted: int, folder: Path
+) -> tuple[int, ForkOutcome]:
+    for at in range(wanted, -1, -1):
+        try:
+            return at, fork_log(registry, parent, at, folder / f"f{at}.jsonl")
+        except UsageError as exc:
+            assert "inside one decision" in str(exc)
+    raise AssertionError("no decision boundary")
+
+
+def test_a_fork_point_inside_one_decision_is_refused_naming_where_it_began(
+    parent: Path, tmp_path: Path, registry: Registry, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kinds = [e["type"] for e in events_of(parent)]
+    revealed = kinds.index("qualifying_revealed")  # the engine's grid: revealed, then formed
+    assert kinds[revealed + 1] in ("grid_formed", "qualifying_tie_rolled")
+    code = main(["fork", str(parent), "--at", str(revealed), "-O", str(tmp_path / "x.jsonl")])
+    assert code == 2
+    assert f"began at event {revealed}" in capsys.readouterr().err
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+@pytest.mark.parametrize("game", ["lacorsa", "detroit-cleveland", "famous-500", "wacky-races"])
+def test_fork_of_a_random_bot_match_with_the_same_seed_reproduces_it(
+    tmp_path: Path, registry: Registry, game: str
+) -> None:
+    """The bots watch the prefix, drawing from their own streams as they did in the parent."""
+    g = registry.game(game)
+    players = max(g.min_players, min(g.max_players, 3))
+    parent = play(
+        registry,
+        tmp_path / "p.jsonl",
+        game=game,
+        bots=("random",) * players,
+        seed=21,
+        options=g.conformance_options[0],
+    )
+    count = len(events_of(parent))
+    for wanted in (count // 4, count // 2):
+        at, forked = _fork_at_a_decision_boundary(registry, parent, wanted, tmp_path)
+        report = diff_logs(registry, parent, forked.path)
+        assert report.identical, (at, report.divergence and report.divergence.seq)
+        verify_fork(registry, forked.path, parent)
 
 
 def test_fork_with_other_bots_and_seed_replays_and_verifies_on_its_own(

@@ -28,6 +28,7 @@ from racedeck.core.log import ForkOrigin, Header, LogReader, LogWriter
 from racedeck.core.model import Options
 from racedeck.core.replay import Replay, first_difference, open_game, replay_log
 from racedeck.core.runner import MatchOutcome, make_header, run_match
+from racedeck.inspect.resume import split_decision, watched
 from racedeck.plugins import Registry
 
 
@@ -41,11 +42,17 @@ class ForkOutcome:
 
 
 def copy_prefix(
-    reader: LogReader, game: AnyGame, options: Options, at: int, writer: LogWriter | None
+    reader: LogReader,
+    game: AnyGame,
+    options: Options,
+    at: int,
+    writer: LogWriter | None,
+    events: list[Any] | None = None,
 ) -> tuple[Any, str]:
     """Fold events 0 to ``at`` of a log and return the state after ``at`` and the hash there.
 
-    With a ``writer``, the events and the faults among them are copied to it as read.
+    With a ``writer``, the events and the faults among them are copied to it as read; with
+    an ``events`` list, the decoded events are appended to it.
     """
     state = game.initial_state(options, reader.header.players)
     decode, evolve = game.event_decoder.decode, game.evolve
@@ -55,7 +62,10 @@ def copy_prefix(
                 writer.fault(entry.fault)
             continue
         assert entry.event is not None
-        state = evolve(state, decode(entry.event))
+        event = decode(entry.event)
+        state = evolve(state, event)
+        if events is not None:
+            events.append(event)
         if writer is not None:
             writer.event(entry.event)
         if entry.seq == at:
@@ -91,10 +101,18 @@ def fork_log(
     """
     if at < 0:
         raise UsageError(f"--at must be 0 or more, got {at}")
+    prefix: list[Any] = []
     with LogReader(parent) as reader:
         game, options = open_game(registry, reader.header, str(parent))
-        _, parent_hash = copy_prefix(reader, game, options, at, None)
+        _, parent_hash = copy_prefix(reader, game, options, at, None, prefix)
         parent_header = reader.header
+    start = split_decision(game, options, parent_header.players, parent_header.seed, prefix)
+    if start is not None:
+        earlier = f"at event {start - 1} or " if start else ""
+        raise UsageError(
+            f"event {at} is inside one decision's events (it began at event {start}); "
+            f"fork {earlier}where that decision ends"
+        )
     seats = resolve_seats(registry, parent_header, bots)
     new_seed = parent_header.seed if seed is None else seed
     header = replace(
@@ -132,8 +150,10 @@ def _continue(
     assert header.fork is not None
     writer = LogWriter(handle)
     writer.header(header)
+    prefix: list[Any] = []
     with LogReader(parent) as reader:
-        state, _ = copy_prefix(reader, game, options, header.fork.at, writer)
+        state, _ = copy_prefix(reader, game, options, header.fork.at, writer, prefix)
+    seats = watched(game, options, header.players, seats, header.seed, prefix)
     return run_match(
         game,
         options,
@@ -160,7 +180,9 @@ def rerun_fork(registry: Registry, path: str | Path) -> bytes:
         buffer = io.BytesIO()
         writer = LogWriter(buffer)
         writer.header(header)
-        state, _ = copy_prefix(reader, game, options, header.fork.at, writer)
+        prefix: list[Any] = []
+        state, _ = copy_prefix(reader, game, options, header.fork.at, writer, prefix)
+    seats = watched(game, options, header.players, seats, header.seed, prefix)
     run_match(
         game,
         options,

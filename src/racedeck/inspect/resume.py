@@ -1,0 +1,181 @@
+"""Bots that watched a match up to a fork point, so that they play on as if they had played it.
+
+``run_match`` starts every bot afresh, with a fresh private stream. A fork's bots instead
+first watch the copied prefix: at every decision the prefix records for a seat, that
+seat's bot is asked for its action on what it saw then, drawing from its own stream, and
+the answer is set aside: the prefix's recorded events stand. A bot that is the parent's
+bot with the parent's seed thus draws exactly what it drew in the parent, keeps the same
+memory, and a fork with the parent's seed and bots replays the parent exactly, random bots
+included. Which recorded events came from which seat's decision is found by deciding each
+legal action of the seats to act and matching the events it gives.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from typing import Any
+
+from racedeck.core.bot import Bot, BotSpec
+from racedeck.core.errors import IllegalActionError
+from racedeck.core.game import AnyGame
+from racedeck.core.log import encode
+from racedeck.core.model import ENGINE, Action, Observation, Options, Result
+from racedeck.core.rng import Rng, bot_stream, engine_stream
+from racedeck.core.runner import NO_CHANCE
+
+
+class ResumedBot(Bot):
+    """A bot that has watched the match so far; it plays on with its own advanced stream."""
+
+    def __init__(self, inner: Bot, rng: Rng, pending: Action | None = None) -> None:
+        self.inner = inner
+        self.rng = rng
+        self.pending = pending
+        """A choice made before the fork point and not yet decided, given at the first ask."""
+
+    def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
+        """Do nothing: the bot heard the start of the match while it watched."""
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        """Return the inner bot's choice, drawn from the stream it has used all along."""
+        pending, self.pending = self.pending, None
+        if pending is not None and pending in legal:
+            return pending
+        return self.inner.act(observation, legal, self.rng)
+
+    def end_match(self, result: Result) -> None:
+        """Tell the inner bot how the match ended."""
+        self.inner.end_match(result)
+
+
+def _seat_events(
+    game: AnyGame, state: Any, seats: tuple[int, ...], events: Sequence[Any], start: int
+) -> list[int] | None:
+    """Return how many recorded events each seat's decision gave, or None if they do not fit.
+
+    The runner asks every seat of a step against the same state, then decides them in
+    seat order, each against the state the earlier ones left. When the recorded events
+    end inside the step (a fork point splitting a sealed decision), the list is shorter
+    than ``seats``.
+    """
+    legal = {seat: game.legal_actions(state, seat) for seat in seats}
+    counts: list[int] = []
+    current, at = state, start
+    for seat in seats:
+        if at == len(events):
+            break
+        for action in legal[seat]:
+            try:
+                produced = game.decide(current, seat, action, NO_CHANCE)
+            except (IllegalActionError, RuntimeError):
+                continue
+            # Compared as canonical bytes: a game may build a tuple field from a list.
+            if produced and _same(events[at : at + len(produced)], produced):
+                current = game.fold(current, produced)
+                at += len(produced)
+                counts.append(len(produced))
+                break
+        else:
+            return None
+    return counts
+
+
+def _same(recorded: Sequence[Any], produced: Sequence[Any]) -> bool:
+    return len(recorded) == len(produced) and all(
+        a == b or encode(a) == encode(b) for a, b in zip(recorded, produced, strict=True)
+    )
+
+
+def watched(
+    game: AnyGame,
+    options: Options,
+    players: int,
+    seats: Sequence[BotSpec],
+    seed: int,
+    events: Sequence[Any],
+) -> list[BotSpec]:
+    """Return seats whose bots have watched ``events``: each asked at its seat's decisions."""
+    bots = [spec.factory() for spec in seats]
+    rngs = [bot_stream(seed, seat) for seat in range(players)]
+    for seat, bot in enumerate(bots):
+        bot.start_match(game.name, seat, players, options)
+    state = game.initial_state(options, players)
+    pending: dict[int, Action] = {}
+    at = 0
+    while at < len(events):
+        step = game.next_step(state)
+        counts = _seat_events(game, state, step.seats, events, at) if step.seats else None
+        if counts is None:
+            # The engine's turn (or events no seat's decision explains): fold and go on.
+            state = game.evolve(state, events[at])
+            at += 1
+            continue
+        for number, seat in enumerate(step.seats):
+            legal = game.legal_actions(state, seat)
+            # The recorded events stand whatever the bot answers, or if it fails.
+            with contextlib.suppress(Exception):
+                answer = bots[seat].act(game.observe(state, seat), legal, rngs[seat])
+                if number >= len(counts):
+                    # The fork point split this sealed step: the seat already chose.
+                    pending[seat] = answer
+        for count in counts:
+            state = game.fold(state, events[at : at + count])
+            at += count
+    return [
+        BotSpec(
+            name=spec.name,
+            factory=_resume(bot, rng, pending.get(seat)),
+            description=spec.description,
+            version=spec.version,
+            games=spec.games,
+        )
+        for seat, (spec, bot, rng) in enumerate(zip(seats, bots, rngs, strict=True))
+    ]
+
+
+def _resume(bot: Bot, rng: Rng, pending: Action | None) -> Any:
+    return lambda: ResumedBot(bot, rng, pending)
+
+
+def split_decision(
+    game: AnyGame, options: Options, players: int, seed: int, events: Sequence[Any]
+) -> int | None:
+    """Return where the decision began if ``events`` end inside one decision's events.
+
+    ``seed`` is the seed that played ``events``: the engine's decisions are re-decided
+    with it to find where each ends. ``None`` means the events end where a decision ends,
+    the only place from which a fork can replay the match it came from.
+    """
+    state = game.initial_state(options, players)
+    at = 0
+    while at < len(events):
+        step = game.next_step(state)
+        if step.engine:
+            produced = game.decide(state, ENGINE, None, engine_stream(seed, at))
+        elif step.seats:
+            produced = _first_decision(game, state, step.seats, events, at)
+        else:
+            return None
+        if not produced or not _same(events[at : at + len(produced)], produced[: len(events) - at]):
+            return None  # the log does not follow from its header here; nothing to tell
+        if at + len(produced) > len(events):
+            return at
+        state = game.fold(state, produced)
+        at += len(produced)
+    return None
+
+
+def _first_decision(
+    game: AnyGame, state: Any, seats: tuple[int, ...], events: Sequence[Any], at: int
+) -> list[Any]:
+    """Return the events of the first seat's decision that the recorded events begin with."""
+    seat = seats[0]
+    for action in game.legal_actions(state, seat):
+        try:
+            produced = game.decide(state, seat, action, NO_CHANCE)
+        except (IllegalActionError, RuntimeError):
+            continue
+        if produced and _same(events[at : at + len(produced)], produced[: len(events) - at]):
+            return list(produced)
+    return []
