@@ -29,7 +29,6 @@ from racedeck.games.detroit_cleveland.movement import (
     Positions,
     moved,
     reach,
-    switch_mapping,
 )
 from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions
 from racedeck.games.detroit_cleveland.rules import FINISH_ID, track_of
@@ -153,10 +152,13 @@ class DetroitClevelandHeuristic(Bot):
 
     def _card_play(self, observation: DetroitClevelandObservation, card: int) -> CardPlay:
         assert self.track is not None
-        mapping = switch_mapping([(s.a, s.b) for s in observation.switches])
-        own = frozenset(c for c in range(6) if observation.owner[c] == self.seat)
-        return CardPlay(
-            self.track.successors, MOVES[card], mapping, own, self.options.white_own_car
+        return CardPlay.for_seat(
+            self.track.successors,
+            MOVES[card],
+            [(s.a, s.b) for s in observation.switches],
+            observation.owner,
+            self.seat,
+            self.options.white_own_car,
         )
 
     def _greedy(self, observation: DetroitClevelandObservation, play: CardPlay) -> float:

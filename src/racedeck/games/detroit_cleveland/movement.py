@@ -126,6 +126,20 @@ class CardPlay:
         self.own = own
         self.white_own = white_own
 
+    @classmethod
+    def for_seat(
+        cls,
+        successors: Successors,
+        moves: Sequence[tuple[int, int]],
+        switches: Sequence[tuple[int, int]],
+        owner: Sequence[int],
+        seat: int,
+        white_own: bool = False,
+    ) -> CardPlay:
+        """Return a card as ``seat`` plays it: ``switches`` in force, its own cars ``owner``'s."""
+        own = frozenset(car for car, holder in enumerate(owner) if holder == seat)
+        return cls(successors, moves, switch_mapping(switches), own, white_own)
+
     def options(self, positions: Positions, slot: int) -> list[Option]:
         """Return every legal (car, destination, steps) of ``slot``; empty if its car finished.
 

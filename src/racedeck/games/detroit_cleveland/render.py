@@ -50,6 +50,16 @@ def render_track(track: Track, positions: tuple[int, ...] = ()) -> str:
     return "\n".join(lines)
 
 
+def describe_race(race: int, places: tuple[int, ...], owners: tuple[int, ...]) -> str:
+    """Return one line: a race's cars in finishing order, with their owners."""
+    cells = [
+        f"{place}. {data.CAR_NAMES[car]} "
+        + (f"(seat {owners[car]})" if owners[car] >= 0 else "(unowned)")
+        for place, car in enumerate(places, 1)
+    ]
+    return f"race {race + 1}: " + (", ".join(cells) or "no car finished")
+
+
 def render_state(state: DetroitClevelandState, track: Track, viewer: int | None = None) -> str:
     """Return the match as text; with a ``viewer`` seat, other seats' cards are hidden."""
     options = state.options
@@ -96,13 +106,7 @@ def render_state(state: DetroitClevelandState, track: Track, viewer: int | None 
         if state.played:
             lines.append("  played: " + ", ".join(data.card_label(c) for c in state.played[-6:]))
     for race, places in enumerate(state.results):
-        owners = state.owners[race]
-        cells = [
-            f"{place}. {data.CAR_NAMES[car]} "
-            + (f"(seat {owners[car]})" if owners[car] >= 0 else "(unowned)")
-            for place, car in enumerate(places, 1)
-        ]
-        lines.append(f"race {race + 1}: " + (", ".join(cells) or "no car finished"))
+        lines.append(describe_race(race, places, state.owners[race]))
     for seat, hand in enumerate(state.hands):
         if viewer is None or seat == viewer or seat in state.revealed:
             cards = ", ".join(data.card_label(c) for c in hand)

@@ -23,7 +23,6 @@ from racedeck.core.errors import IllegalActionError, OptionError
 from racedeck.core.game import Game
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step, ranks_from_scores
 from racedeck.core.rng import Rng
-from racedeck.games.detroit_cleveland import data
 from racedeck.games.detroit_cleveland.actions import (
     Bid,
     Decline,
@@ -62,9 +61,9 @@ from racedeck.games.detroit_cleveland.events import (
     RaceStarted,
     TurnDeclined,
 )
-from racedeck.games.detroit_cleveland.movement import CardPlay, Option, switch_mapping
+from racedeck.games.detroit_cleveland.movement import CardPlay, Option
 from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions
-from racedeck.games.detroit_cleveland.render import render_state
+from racedeck.games.detroit_cleveland.render import describe_race, render_state
 from racedeck.games.detroit_cleveland.state import (
     NO_CARS,
     OFF,
@@ -318,13 +317,12 @@ class DetroitCleveland(
         key = (card, state.switches, state.owner, seat)
         play = self._card_plays.get(key)
         if play is None:
-            owner = state.owner
-            own = tuple(c for c in range(6) if owner[c] == seat)
-            play = CardPlay(
+            play = CardPlay.for_seat(
                 track_of(options).successors,
                 MOVES[card],
-                switch_mapping([(s.a, s.b) for s in state.switches]),
-                frozenset(own),
+                [(s.a, s.b) for s in state.switches],
+                state.owner,
+                seat,
                 options.white_own_car,
             )
             self._card_plays[key] = play
@@ -820,16 +818,10 @@ class DetroitCleveland(
     def result(self, state: State) -> Result:
         """Rank seats by money: the richest player wins."""
         scores = state.money
-        summary = []
-        for race, places in enumerate(state.results):
-            owners = state.owners[race]
-            names = [
-                f"{data.CAR_NAMES[car]} ("
-                + ("unowned" if owners[car] < 0 else f"seat {owners[car]}")
-                + ")"
-                for car in places
-            ]
-            summary.append(f"race {race + 1}: " + ", ".join(names))
+        summary = [
+            describe_race(race, places, state.owners[race])
+            for race, places in enumerate(state.results)
+        ]
         summary.append("money: " + ", ".join(f"seat {s} ${m:,}" for s, m in enumerate(scores)))
         return Result(
             ranks=ranks_from_scores(scores), scores=scores, unit="dollars", summary=tuple(summary)
