@@ -234,3 +234,23 @@ def test_ctrl_c_stops_with_exit_130_and_says_how_to_resume(
     assert [row[0] for row in rows(db)] == [0, 1], (
         "the matches before the interrupted one are saved"
     )
+
+
+def test_kept_logs_are_the_same_bytes_with_any_workers_and_replay_verified(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for workers in ("1", "2"):
+        db = tmp_path / f"w{workers}.sqlite"
+        code, _out, err = run_cli(
+            [*SMALL, "--matches", "6", "--workers", workers, "--keep-logs", "all", "--db", str(db)],
+            capsys,
+        )
+        assert code == 0, err
+    one = sorted((tmp_path / "w1-logs").glob("match-*.jsonl"))
+    two = sorted((tmp_path / "w2-logs").glob("match-*.jsonl"))
+    assert [p.name for p in one] == [f"match-{i:07d}.jsonl" for i in range(6)]
+    assert [p.read_bytes() for p in one] == [p.read_bytes() for p in two]
+    assert [row[-1] for row in rows(tmp_path / "w1.sqlite")] == [str(p) for p in one]
+    code, out, err = run_cli(["replay", str(one[3]), "--verify"], capsys)
+    assert code == 0, err
+    assert "verified" in out
