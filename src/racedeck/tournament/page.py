@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from racedeck.core.errors import RacedeckError
-from racedeck.tournament.report import headline, standings_table
+from racedeck.tournament.report import bot_rows, headline, seat_rows
 from racedeck.tournament.standings import Standings
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
@@ -116,6 +116,22 @@ def _svg(parts: list[str]) -> str:
     )
 
 
+def _table(rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{html.escape(cell)}</th>" for cell in rows[0])
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
+        for row in rows[1:]
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _failures(standings: Standings) -> str:
+    if not standings.failures:
+        return ""
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in standings.failures)
+    return f"<h2>Failures (first ones)</h2><ul>{items}</ul>"
+
+
 def render_page(standings: Standings) -> str:
     """Return the whole report page."""
     title = html.escape(headline(standings))
@@ -123,9 +139,12 @@ def render_page(standings: Standings) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{title}</title>"
         "<style>body{font-family:sans-serif;margin:2em;max-width:60em}"
-        "pre{background:#f6f6f6;padding:1em;overflow-x:auto}</style></head><body>"
+        "table{border-collapse:collapse}td,th{padding:.3em .8em;border-bottom:1px solid #ddd}"
+        "td{text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body>"
         f"<h1>racedeck tournament</h1><p>{title}</p>"
-        f"<h2>Standings</h2><pre>{html.escape(standings_table(standings))}</pre>"
+        f"<h2>Standings</h2>{_table(bot_rows(standings))}"
+        f"<h2>Results by seat</h2><p>Mean {html.escape(standings.unit)} of each bot from"
+        f" each seat.</p>{_table(seat_rows(standings))}{_failures(standings)}"
         f"<h2>Rating over matches</h2>{rating_plot(standings)}"
         f"<h2>Points per seat</h2>{seat_plot(standings)}"
         "</body></html>\n"

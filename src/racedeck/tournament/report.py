@@ -27,22 +27,11 @@ def headline(standings: Standings) -> str:
     )
 
 
-def standings_table(standings: Standings) -> str:
-    """Return the standings and the results by seat as aligned text."""
+def bot_rows(standings: Standings) -> list[list[str]]:
+    """Return the standings as rows of cells, the header first."""
     unit = standings.unit
-    rows = [
-        [
-            "bot",
-            "matches",
-            "wins",
-            "win%",
-            f"mean {unit} (95% CI)",
-            "place",
-            "mu",
-            "sigma",
-            "ordinal",
-        ]
-    ]
+    header = ["bot", "matches", "wins", "win%", f"mean {unit} (95% CI)", "place"]
+    rows = [[*header, "mu", "sigma", "ordinal"]]
     for f in standings.bots:
         rows.append(
             [
@@ -57,15 +46,20 @@ def standings_table(standings: Standings) -> str:
                 f"{f.ordinal:.2f}",
             ]
         )
-    lines = [headline(standings), "", *_align(rows), ""]
-    seat_rows = [["seat", "matches", "win%", f"mean {unit}", *(f.name for f in standings.bots)]]
+    return rows
+
+
+def seat_rows(standings: Standings) -> list[list[str]]:
+    """Return the results by seat as rows of cells, the header first."""
+    unit = standings.unit
+    rows = [["seat", "matches", "win%", f"mean {unit}", *(f.name for f in standings.bots)]]
     for seat in sorted(standings.seats):
         at = standings.seats[seat]
         per_bot = []
         for f in standings.bots:
             mine = f.seats.get(seat)
             per_bot.append(f"{mine.score.mean:.2f}" if mine else "-")
-        seat_rows.append(
+        rows.append(
             [
                 str(seat),
                 str(at.score.count),
@@ -74,8 +68,15 @@ def standings_table(standings: Standings) -> str:
                 *per_bot,
             ]
         )
+    return rows
+
+
+def standings_table(standings: Standings) -> str:
+    """Return the standings and the results by seat as aligned text."""
+    unit = standings.unit
+    lines = [headline(standings), "", *_align(bot_rows(standings)), ""]
     lines.append(f"by seat (mean {unit} of each bot from each seat):")
-    lines.extend(_align(seat_rows))
+    lines.extend(_align(seat_rows(standings)))
     if standings.failures:
         lines.append("")
         lines.append("failures (first ones):")
