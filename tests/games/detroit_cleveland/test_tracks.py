@@ -277,3 +277,11 @@ def test_show_renders_a_track_and_a_race() -> None:
     picture = render_track(builtin_track("cleveland"))
     assert picture.splitlines()[0].startswith("Cleveland")
     assert "sweeper" in picture
+
+
+def test_a_log_on_a_built_in_track_records_its_hash() -> None:
+    opts = GAME.parse_options({"track": "cleveland"})
+    assert len(opts.track_hash) == 32 and opts.track_data is None
+    assert GAME.parse_options(msgspec.to_builtins(opts)) == opts
+    with pytest.raises(OptionError, match="built-in track 'cleveland' has changed"):
+        GAME.parse_options({"track": "cleveland", "track_hash": "0" * 32})

@@ -11,8 +11,9 @@ class DetroitClevelandOptions(Options, frozen=True):
     """How a Detroit-Cleveland match is played.
 
     ``track``: a built-in track (``detroit``, ``cleveland``) or the path of a track file.
-    A file's content is copied into ``track_data`` with its hash in ``track_hash`` when
-    the options are parsed, so a log carries its track and replays without the file.
+    A file's content is copied into ``track_data`` when the options are parsed, so a log
+    carries its track and replays without the file; ``track_hash`` records the track's
+    hash (built-in tracks too), and a log whose track no longer matches it is refused.
     ``races``: races in the match (the rulebook's is 3). ``tournament_seating``: the
     tournament rule, turn order follows the cars' start positions. The five optional
     rules: ``ten_counts_in_deck`` (all seven 10 count cards shuffled into the deck),

@@ -77,6 +77,7 @@ from racedeck.games.detroit_cleveland.track import (
     FINISH,
     Track,
     builtin_track,
+    builtin_track_hash,
     compile_track,
     read_track_file,
     track_from_data,
@@ -228,7 +229,13 @@ class DetroitCleveland(
             compile_track(options.track_data, f"track {options.track!r}")
             return replace(options, track_hash=digest)
         if options.track in BUILTIN_TRACKS:
-            return options
+            digest = builtin_track_hash(options.track)
+            if options.track_hash and options.track_hash != digest:
+                raise OptionError(
+                    f"detroit-cleveland: the built-in track {options.track!r} has changed since "
+                    f"this match was set up (hash {options.track_hash}, now {digest})"
+                )
+            return replace(options, track_hash=digest)
         if not options.track.endswith(".json"):
             raise OptionError(
                 f"detroit-cleveland: unknown track {options.track!r}; use a built-in track "

@@ -211,6 +211,15 @@ def builtin_track_data(name: str) -> TrackData:
 
 
 _COMPILED: dict[str, Track] = {}
+_BUILTIN_HASHES: dict[str, str] = {}
+
+
+def builtin_track_hash(name: str) -> str:
+    """Return the hash of a built-in track's data, computed once."""
+    digest = _BUILTIN_HASHES.get(name)
+    if digest is None:
+        digest = _BUILTIN_HASHES[name] = track_hash(builtin_track_data(name))
+    return digest
 
 
 def builtin_track(name: str) -> Track:
