@@ -152,3 +152,15 @@ def test_a_determinization_deals_exactly_the_unseen_cards(
     for state, seat, options in _states(game_name, 5):
         sampled = sample(game.observe(state, seat), options, seat, random.Random(1))
         assert _cards(sampled, piles) == _cards(state, piles)
+
+
+def test_heuristic_playouts_are_reproducible_and_legal() -> None:
+    seats = [ismcts(Budget(simulations=20, rollout="heuristic")), HEURISTIC]
+    first, log = play(seats, seed=5)
+    _, again = play(seats, seed=5)
+    assert log == again and not first.faults
+
+
+def test_an_unknown_rollout_policy_is_refused() -> None:
+    with pytest.raises(ValueError, match="rollout policy"):
+        Budget(rollout="greedy")

@@ -23,11 +23,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from racedeck.bots.sampling import Sampler, sampler_for
-from racedeck.core.bot import Bot, BotFault
+from racedeck.core.bot import Bot, BotFactory, BotFault
+from racedeck.core.errors import RacedeckError
 from racedeck.core.game import AnyGame
 from racedeck.core.model import ENGINE, Action, Observation, Options, Result
 from racedeck.core.rng import Rng
 from racedeck.core.runner import NO_CHANCE
+
+ROLLOUTS = ("random", "heuristic")
+"""How playouts choose: uniformly, or mostly as the game's heuristic bot would."""
 
 RANK_WEIGHT = 0.75
 """How much of a simulation's reward is the finishing place; the rest is the score."""
@@ -45,10 +49,16 @@ class Budget:
     steps: int | None = None
     seconds: float | None = None
     exploration: float = 0.7
+    rollout: str = "random"
+    """``random`` plays uniformly; ``heuristic`` asks the game's registered heuristic bot."""
+    epsilon: float = 0.1
+    """In heuristic playouts, the chance of a uniformly random action instead."""
 
     def __post_init__(self) -> None:
         if self.simulations is None and self.steps is None and self.seconds is None:
             raise ValueError("an ISMCTS budget needs simulations, steps or seconds")
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout policy {self.rollout!r}; use random or heuristic")
 
 
 class _Node:
@@ -86,6 +96,7 @@ class Ismcts(Bot):
         self._sampler: Sampler | None = None
         self._seat = 0
         self._options: Options | None = None
+        self._policy: list[Bot] | None = None
 
     def bind_game(self, game: AnyGame) -> None:
         """Keep the rules to simulate with, and find how to sample the game's hidden parts."""
@@ -101,6 +112,8 @@ class Ismcts(Bot):
             )
         self._seat = seat
         self._options = options
+        if self.budget.rollout == "heuristic":
+            self._policy = _heuristics(self._game, players, options)
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Search within the budget and return the legal action tried most often."""
@@ -144,6 +157,7 @@ class Ismcts(Bot):
         )
         exploration = self.budget.exploration
         randbelow = rng.randrange
+        policy, epsilon = self._policy, self.budget.epsilon
         node: _Node | None = root
         path: list[tuple[int, list[float]]] = []
         steps = 0
@@ -173,11 +187,13 @@ class Ismcts(Bot):
                     node = None
                 else:
                     node = child
-            else:
+            elif policy is None:
                 joint = []
                 for seat in seats:
                     legal = legal_actions(state, seat)
                     joint.append(legal[randbelow(len(legal))])
+            else:
+                joint = [_guided(game, policy[seat], state, seat, epsilon, rng) for seat in seats]
             for seat, action in zip(seats, joint, strict=True):
                 for event in decide(state, seat, action, NO_CHANCE):
                     state = evolve(state, event)
@@ -217,3 +233,50 @@ def _select(
         if value > best_value:
             best, best_stats, best_value = action, stats, value
     return best, best_stats
+
+
+def _heuristics(game: AnyGame, players: int, options: Options) -> list[Bot] | None:
+    """Return a started heuristic bot per seat for playouts, or None if the game has none."""
+    factory = _heuristic_factory(game.name)
+    if factory is None:
+        return None
+    bots = []
+    for seat in range(players):
+        bot = factory()
+        bot.bind_game(game)
+        bot.start_match(game.name, seat, players, options)
+        bots.append(bot)
+    return bots
+
+
+_HEURISTICS: dict[str, BotFactory | None] = {}
+
+
+def _heuristic_factory(game: str) -> BotFactory | None:
+    """Return the factory of the bot registered as ``heuristic`` for ``game``, if any."""
+    if game not in _HEURISTICS:
+        from racedeck.plugins import load_registry
+
+        try:
+            factory: BotFactory | None = load_registry().bot("heuristic", game).factory
+        except RacedeckError:
+            factory = None
+        _HEURISTICS[game] = factory
+    return _HEURISTICS[game]
+
+
+def _guided(
+    game: AnyGame, bot: Bot, state: Any, seat: int, epsilon: float, rng: random.Random
+) -> Action:
+    """Return the heuristic's action, or with chance ``epsilon`` (or if it fails) a random one."""
+    legal: Sequence[Action] = game.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    if rng.random() >= epsilon:
+        try:
+            action: Action | None = bot.act(game.observe(state, seat), legal, rng)
+        except Exception:  # a heuristic that trips on a sampled state plays randomly there
+            action = None
+        if action is not None and action in legal:
+            return action
+    return legal[rng.randrange(len(legal))]
