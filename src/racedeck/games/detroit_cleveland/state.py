@@ -85,12 +85,17 @@ class DetroitClevelandState(msgspec.Struct, frozen=True, kw_only=True):
 class DetroitClevelandObservation(Observation, frozen=True, tag="detroit_cleveland"):
     """What one seat knows: its own hand and every public fact, no one else's cards.
 
-    ``hands`` has an entry per seat: the seat's own hand, and the hands other seats showed
-    this race (reduced by what they played since); ``None`` where unknown, sizes in
-    ``hand_sizes``. ``positions`` are space indexes of the track named by ``track`` and
-    ``track_hash``. ``auction`` lists this race's bids and passes (amount 0) in order.
-    ``cars_left`` counts the bidding cards still face down; ``refused`` are the cars
-    known to wait at the bottom of the bidding deck.
+    ``hand`` is the seat's movement, switch and 10 count cards. ``hands`` has an entry per
+    seat: the seat's own hand, and the hands other seats showed this race (reduced by what
+    they played since); ``None`` where unknown, sizes in ``hand_sizes``. ``positions`` are
+    per car space indexes of the track named by ``track`` (a built-in name or a file path)
+    and ``track_hash``; -1 before a car is placed, -2 once it has finished. ``played`` is
+    every card played this race, in order. ``auction`` lists this race's bids and passes
+    (amount 0) in order. ``cars_left`` counts the bidding cards still face down;
+    ``refused`` are the cars known to wait at the bottom of the bidding deck. ``switches``
+    are the switch cards in force: the two cars swapped, the seat that played it and the
+    turn at whose end it stops. ``card`` is the movement card being played and ``slot`` the
+    index of its next car; ``to_act`` is the seat to decide.
     """
 
     seat: int
