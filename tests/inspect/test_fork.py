@@ -9,10 +9,10 @@ import pytest
 
 from racedeck.cli.app import main
 from racedeck.core.errors import UsageError, VerificationError
+from racedeck.core.fork import ForkOutcome, check_parent, fork_log, verify_fork
 from racedeck.core.log import LogReader
 from racedeck.core.replay import replay_log
 from racedeck.inspect.diff import diff_logs
-from racedeck.inspect.fork import ForkOutcome, check_parent, fork_log, verify_fork
 from racedeck.plugins import Registry
 from tests.inspect.helpers import events_of, play, rewrite
 

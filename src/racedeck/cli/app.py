@@ -193,6 +193,7 @@ def replay(
                 "state_hash": result.result.state_hash if result.result and at is None else None,
                 "result": result.result.result if result.result and at is None else None,
                 "faults": result.faults,
+                "view": result.game.observe(result.state, seat) if seat is not None else None,
                 "error": str(result.error) if result.error else None,
             }
         )
@@ -235,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     debug = "--debug" in args
     try:
-        app(args=args, prog_name="racedeck", standalone_mode=False)
+        # Without standalone mode a command's typer.Exit comes back as the return value.
+        code = app(args=args, prog_name="racedeck", standalone_mode=False)
     except RacedeckError as exc:
         if debug:
             traceback.print_exc()
@@ -263,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
             "(run with --debug for details)\n"
         )
         return EXIT_INTERNAL
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 def _help_hint(args: list[str]) -> str:

@@ -155,6 +155,14 @@ def verify_log(registry: Registry, path: str | Path) -> Replay:
     if replay.error is not None:
         raise replay.error
     header = replay.header
+    if header.fork is not None:
+        # A fork replays its copied prefix and re-runs only what came after its fork point.
+        from racedeck.core.fork import rerun_fork  # imported here: fork builds on replay
+
+        first_difference(
+            Path(path), rerun_fork(registry, path), on_difference=_raise_difference(path)
+        )
+        return replay
     try:
         seats = [registry.bot(seat.bot, header.game) for seat in header.seats]
     except RacedeckError as exc:

@@ -169,13 +169,17 @@ def split_decision(
 def _first_decision(
     game: AnyGame, state: Any, seats: tuple[int, ...], events: Sequence[Any], at: int
 ) -> list[Any]:
-    """Return the events of the first seat's decision that the recorded events begin with."""
-    seat = seats[0]
-    for action in game.legal_actions(state, seat):
-        try:
-            produced = game.decide(state, seat, action, NO_CHANCE)
-        except (IllegalActionError, RuntimeError):
-            continue
-        if produced and _same(events[at : at + len(produced)], produced[: len(events) - at]):
-            return list(produced)
+    """Return the events of the seat's decision that the recorded events begin with.
+
+    In a sealed step every seat decides from the same state, in seat order, so the next
+    recorded events belong to one of the step's seats.
+    """
+    for seat in seats:
+        for action in game.legal_actions(state, seat):
+            try:
+                produced = game.decide(state, seat, action, NO_CHANCE)
+            except (IllegalActionError, RuntimeError):
+                continue
+            if produced and _same(events[at : at + len(produced)], produced[: len(events) - at]):
+                return list(produced)
     return []

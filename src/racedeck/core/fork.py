@@ -27,8 +27,8 @@ from racedeck.core.game import AnyGame
 from racedeck.core.log import ForkOrigin, Header, LogReader, LogWriter
 from racedeck.core.model import Options
 from racedeck.core.replay import Replay, first_difference, open_game, replay_log
+from racedeck.core.resume import split_decision, watched
 from racedeck.core.runner import MatchOutcome, make_header, run_match
-from racedeck.inspect.resume import split_decision, watched
 from racedeck.plugins import Registry
 
 
