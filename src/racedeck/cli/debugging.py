@@ -72,7 +72,7 @@ def fork(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Continue a match from event N with other bots or another seed, into a new log."""
-    from racedeck.inspect.fork import fork_log, verify_fork
+    from racedeck.core.fork import fork_log, verify_fork
 
     reg = registry(plugins_dir)
     if verify:
