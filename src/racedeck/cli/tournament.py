@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
 from racedeck.core.errors import RacedeckError, UsageError
 from racedeck.tournament.executors import Executor, make_executor
-from racedeck.tournament.gate import NOT_BETTER, UNDECIDED, Sprt, run_gate
+from racedeck.tournament.gate import BETTER, NOT_BETTER, UNDECIDED, Sprt, run_gate
 from racedeck.tournament.page import write_page
 from racedeck.tournament.plan import default_db_path, plan_tournament, with_log_dir
 from racedeck.tournament.progress import ProgressBar
@@ -54,12 +54,8 @@ class Interrupted(RacedeckError):
     exit_code = 130
 
 
-class GateVerdict(RacedeckError):
-    """The gate did not find the candidate better: exit 1 when it is not, 2 when undecided."""
-
-    def __init__(self, message: str, exit_code: int) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+GATE_EXIT_CODES = {BETTER: 0, NOT_BETTER: 1, UNDECIDED: 2}
+"""The gate's exit status: 0 the candidate is better, 1 it is not, 2 undecided at the limit."""
 
 
 tournament_app = typer.Typer(
@@ -333,10 +329,7 @@ def gate_command(
         )
     else:
         typer.echo(result.verdict())
-    if result.decision == NOT_BETTER:
-        raise GateVerdict(f"gate failed: {candidate} is not better than {baseline}", 1)
-    if result.decision == UNDECIDED:
-        raise GateVerdict(f"gate undecided after {result.matches} matches", 2)
+    raise typer.Exit(GATE_EXIT_CODES[result.decision])
 
 
 def register(app: typer.Typer) -> None:
