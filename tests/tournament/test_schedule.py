@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from racedeck.core.rng import derive_seed
+from racedeck.tournament.run import MAX_BATCH, batches
 from racedeck.tournament.schedule import Schedule
 from racedeck.tournament.spec import TournamentSpec
 
@@ -106,3 +107,12 @@ def test_a_match_is_computed_from_its_index_alone() -> None:
     schedule = Schedule(big)
     streamed = list(schedule.matches(10**12 - 5))
     assert streamed == [Schedule(big).match(i) for i in range(10**12 - 5, 10**12)]
+
+
+def test_batches_cover_every_missing_index_once_and_shrink_towards_the_end() -> None:
+    ranges = [(3, 5), (10, 1000), (1200, 1201)]
+    cut = list(batches(ranges, workers=2))
+    flat = [i for batch in cut for i in batch]
+    assert flat == [*range(3, 5), *range(10, 1000), 1200]
+    sizes = [len(batch) for batch in cut]
+    assert max(sizes) <= MAX_BATCH and sizes[1] > sizes[-2] >= 1

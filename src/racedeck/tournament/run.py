@@ -9,29 +9,33 @@ from racedeck.tournament.record import MatchRecord
 from racedeck.tournament.store import Store
 
 MAX_BATCH = 64
+"""The most matches one task plays: what a kill can cost is the batches in flight."""
+MIN_BATCH = 4
+"""The fewest matches one task plays (except the very last): keeps shipping cheap."""
 
 
-def batch_size(pending: int, workers: int) -> int:
-    """Return a batch size that keeps every worker busy yet ships few, large tasks.
+def batches(ranges: list[tuple[int, int]], workers: int) -> Iterator[Batch]:
+    """Cut the ranges of indices into batches, lazily, shrinking as the end nears.
 
-    About eight batches per worker balance the load at the end of a run; batches of at
-    most ``MAX_BATCH`` matches keep what a kill can cost (the batches in flight) small.
+    Each batch takes about a quarter of a worker's share of what is left (guided
+    self-scheduling), so tasks are large while there is plenty to do and small at the
+    end, where one long last task would leave the other workers idle.
     """
-    return max(1, min(MAX_BATCH, pending // (8 * workers) or 1))
-
-
-def batches(ranges: list[tuple[int, int]], size: int) -> Iterator[Batch]:
-    """Cut the ranges of indices into batches of at most ``size``, lazily."""
+    remaining = sum(stop - start for start, stop in ranges)
     for start, stop in ranges:
-        for first in range(start, stop, size):
-            yield list(range(first, min(first + size, stop)))
+        first = start
+        while first < stop:
+            size = max(MIN_BATCH, min(MAX_BATCH, remaining // (4 * workers)))
+            last = min(first + size, stop)
+            yield list(range(first, last))
+            remaining -= last - first
+            first = last
 
 
 def play(
     store: Store,
     executor: Executor,
     on_record: Callable[[MatchRecord], None] | None = None,
-    size: int | None = None,
 ) -> int:
     """Play every match of the store's tournament that has no record yet; return how many.
 
@@ -39,12 +43,8 @@ def play(
     stops the run, every match is either recorded whole or played again by ``resume``.
     """
     ranges = list(store.missing())
-    pending = sum(stop - start for start, stop in ranges)
-    if not pending:
-        return 0
     played = 0
-    chosen = size or batch_size(pending, executor.workers)
-    for records in executor.run(store.spec, batches(ranges, chosen)):
+    for records in executor.run(store.spec, batches(ranges, executor.workers)):
         for record in records:
             store.add(record)
             played += 1
