@@ -136,10 +136,10 @@ def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
 
-def _add(counts: tuple[int, ...], cards: Sequence[int], sign: int = 1) -> tuple[int, ...]:
+def _add(counts: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
     out = list(counts)
     for c in cards:
-        out[c] += sign
+        out[c] += 1
     return tuple(out)
 
 
