@@ -12,12 +12,25 @@ from racedeck.core.bot import BotSpec
 from racedeck.hookspecs import hookimpl
 
 ISMCTS_BUDGETS: dict[str, tuple[Budget, str]] = {
-    "ismcts": (Budget(simulations=200), "200 simulations a decision"),
-    "ismcts-fast": (Budget(simulations=50), "50 simulations a decision"),
-    "ismcts-strong": (Budget(simulations=1000), "1000 simulations a decision"),
+    "ismcts": (
+        Budget(simulations=200, rollout="heuristic"),
+        "200 simulations a decision, heuristic playouts",
+    ),
+    "ismcts-fast": (
+        Budget(simulations=50, rollout="heuristic"),
+        "50 simulations a decision, heuristic playouts",
+    ),
+    "ismcts-strong": (
+        Budget(simulations=1000, rollout="heuristic"),
+        "1000 simulations a decision, heuristic playouts",
+    ),
+    "ismcts-random": (
+        Budget(simulations=200, rollout="random"),
+        "200 simulations a decision, uniformly random playouts",
+    ),
     "ismcts-timed": (
-        Budget(simulations=None, seconds=0.5),
-        "0.5 s of wall clock a decision (not reproducible)",
+        Budget(simulations=None, seconds=0.5, rollout="heuristic"),
+        "0.5 s of wall clock a decision (not reproducible), heuristic playouts",
     ),
 }
 """The registered ISMCTS variants: name, budget, what the budget is."""
