@@ -56,3 +56,42 @@ def test_render_before_the_race_and_after() -> None:
     done = make(players=2, round=0)
     done = G.fold(done, G.decide(done, 0, EndTurn(), random.Random(0)))
     assert "round" in G.render(done, 1)
+
+
+def test_sample_state_looks_the_same_to_the_seat_and_deals_the_rest() -> None:
+    from racedeck.core.model import ENGINE
+    from racedeck.core.rng import engine_stream
+
+    options = G.parse_options({"races": 2})
+    rng = random.Random(3)
+    state = G.initial_state(options, 3)
+    events = checked = 0
+    while not G.next_step(state).over and checked < 150:
+        step = G.next_step(state)
+        if step.engine:
+            new = G.decide(state, ENGINE, None, engine_stream(3, events))
+        else:
+            seat = step.seats[0]
+            seen = G.observe(state, seat)
+            sample = G.sample_state(seen, options, seat, random.Random(checked))
+            assert G.observe(sample, seat) == seen
+            assert G.legal_actions(sample, seat) == G.legal_actions(state, seat)
+            if state.hands:
+                assert len(sample.draw) == len(state.draw)
+                assert len(sample.trap_deck) == len(state.trap_deck)
+            checked += 1
+            legal = G.legal_actions(state, seat)
+            new = G.decide(state, seat, legal[rng.randrange(len(legal))], None)
+        for event in new:
+            state = G.evolve(state, event)
+            events += 1
+    assert checked > 100
+
+
+def test_render_observation_shows_only_what_the_seat_sees() -> None:
+    state = make(players=2, hands=((D, F), (M, M, P)), traps={7: TRAP["giant_hammer"]})
+    text = G.render_observation(G.observe(state, 1))
+    assert text.startswith("seat 1's view")
+    assert "face down" in text and "Giant Hammer" not in text
+    assert "Farm, Farm, Prairie" in text and "2 cards" in text
+    assert G.render(state, 1).splitlines() == text.splitlines()[1:]

@@ -73,7 +73,7 @@ from racedeck.games.wacky_races.events import (
     WackyEvent,
 )
 from racedeck.games.wacky_races.options import WackyOptions
-from racedeck.games.wacky_races.render import render_state
+from racedeck.games.wacky_races.render import render_observation, render_state
 from racedeck.games.wacky_races.state import WackyObservation, WackyState
 
 MAX_ROUNDS = 200
@@ -952,9 +952,78 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
             state, hands=tuple(hands), draw=draw, traps=tuple(traps), trap_deck=trap_deck
         )
 
+    def sample_state(
+        self, observation: WackyObservation, options: WackyOptions, seat: int, rng: Rng
+    ) -> WackyState:
+        """Return a state ``seat`` cannot tell from the one it observed, unseen things dealt.
+
+        The other hands and the draw pile are dealt at random from the movement cards the
+        seat has not seen; the face-down traps and the trap deck from the traps not yet
+        revealed. What no observation records (each past race's field) is taken as this
+        race's.
+        """
+        obs = observation
+        players = obs.players
+        unseen = _expand(data.DECK)
+        for card in (*_expand(obs.discard), *obs.hand):
+            unseen.remove(card)
+        traps_unseen = _expand(data.TRAP_COPIES)
+        for trap in _expand(obs.trap_discard):
+            traps_unseen.remove(trap)
+        if not obs.hand_sizes:  # before a race is set up there are no piles
+            unseen, traps_unseen = [], []
+        rng.shuffle(unseen)
+        rng.shuffle(traps_unseen)
+        hands = []
+        for other, size in enumerate(obs.hand_sizes):
+            if other == seat:
+                hands.append(obs.hand)
+            else:
+                hands.append(tuple(sorted(unseen[:size])))
+                del unseen[:size]
+        traps = tuple(traps_unseen.pop() if down else -1 for down in obs.traps)
+        first = obs.race % players
+        return WackyState(
+            options=options,
+            players=players,
+            phase=obs.phase,
+            racer_of_seat=obs.racer_of_seat,
+            race=obs.race,
+            tiles=obs.tiles,
+            field=obs.field,
+            pos=obs.pos,
+            stamp=obs.stamp,
+            clock=max(obs.stamp, default=-1) + 1,
+            dastardly=obs.dastardly,
+            traps=traps,
+            trap_deck=tuple(traps_unseen),
+            trap_discard=obs.trap_discard,
+            hands=tuple(hands),
+            draw=tuple(unseen),
+            discard=obs.discard,
+            top=obs.top,
+            exhausted=obs.exhausted,
+            glued=obs.glued,
+            first_seat=first,
+            active=obs.active,
+            round=obs.round,
+            turn_in_round=(obs.active - first) % players,
+            steps=obs.steps,
+            wild=obs.wild,
+            gas_done=obs.gas_done,
+            finished=obs.finished,
+            results=obs.results,
+            fields=(obs.field,) * len(obs.results),
+            points=obs.points,
+        )
+
     def render(self, state: WackyState, viewer: int | None = None) -> str:
         """Return the circuit, racers, Dastardly, traps (face down for a viewer) and hands."""
         return render_state(state, viewer)
+
+    def render_observation(self, observation: WackyObservation) -> str:
+        """Return what one seat sees: the circuit, traps face down, its own hand."""
+        return render_observation(observation)
 
     def result(self, state: WackyState) -> Result:
         """Rank seats by their racers' finishing order, or by championship points."""
