@@ -257,8 +257,11 @@ def _heuristic_factory(game: str) -> BotFactory | None:
     if game not in _HEURISTICS:
         from racedeck.plugins import load_registry
 
+        # Built-in games never depend on which plugins the environment allows.
+        builtin = load_registry(entry_points=False)
+        registry = builtin if game in builtin.games else load_registry()
         try:
-            factory: BotFactory | None = load_registry().bot("heuristic", game).factory
+            factory: BotFactory | None = registry.bot("heuristic", game).factory
         except RacedeckError:
             factory = None
         _HEURISTICS[game] = factory
