@@ -323,11 +323,11 @@ def test_refill_to_three_after_moving() -> None:
     state = make(players=2, hands=((D, F, P), (D,)), round=0)
     _, state = play(state, PlayStep(cards=(D,)))
     events, after = play(state, EndTurn())
-    assert of(events, CardsDrawn)[0].seat == 0
-    assert len(after.hands[0]) == 3
+    assert of(events, TurnEnded)[0].drawn == (M,)  # the draw pile's last card
+    assert len(after.hands[0]) == 3 and len(after.draw) == len(state.draw) - 1
     big = make(players=2, hands=((D, F, P, M, M), (D,)), round=0)
     events, after = play(big, EndTurn())
-    assert not of(events, CardsDrawn) and len(after.hands[0]) == 5  # no hand limit
+    assert of(events, TurnEnded)[0].drawn == () and len(after.hands[0]) == 5  # no hand limit
 
 
 def test_an_empty_draw_pile_is_refilled_from_the_discards() -> None:
@@ -352,7 +352,8 @@ def test_dastardly_moves_to_the_next_trap_free_tile_of_the_top_cards_terrain() -
     state = make(players=2, pos=(9, 10, 0, 1, 1, 2), hands=((P, F, M), (D,)), round=0, traps={6: 0})
     _, state = play(state, PlayStep(cards=(P,)))  # 9 -> 10? full? 10 has one racer: lands on 10
     events, _after = play(state, EndTurn())
-    assert kinds(events)[:3] == ["TurnEnded", "CardsDrawn", "DastardlyMoved"]
+    assert kinds(events)[:2] == ["TurnEnded", "DastardlyMoved"]
+    assert of(events, TurnEnded)[0].drawn == (M,)  # drawn before Dastardly looks
     assert of(events, DastardlyMoved)[0].to == 5  # Prairie at 5; the Prairie at 9 is further
     state = make(players=2, pos=(9, 10, 0, 1, 1, 2), top=D, traps={3: 0}, dastardly=-1, round=0)
     events, _ = play(state, EndTurn())

@@ -186,10 +186,15 @@ class TurnStarted(Event, frozen=True, gc=False, tag="turn_started"):
 
 
 class TurnEnded(Event, frozen=True, gc=False, tag="turn_ended"):
-    """A seat's turn ended: by choice, by a trap, or with nothing left to do."""
+    """A seat's turn ended: by choice, by a trap, or with nothing left to do.
+
+    ``drawn`` are the cards it drew from the end of the draw pile to refill its hand, when
+    the pile held them all; otherwise the engine refills it after a shuffle.
+    """
 
     seat: int
     reason: str
+    drawn: tuple[int, ...] = ()
 
 
 class NeutralsMoving(Event, frozen=True, gc=False, tag="neutrals_moving"):

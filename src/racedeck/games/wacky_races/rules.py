@@ -207,6 +207,16 @@ class _Resolver:
         self.state = after = self.evolvers[type(event)](self.state, event)
         self.afters.append(after)
 
+    def end_turn(self, seat: int, reason: str) -> None:
+        """End ``seat``'s turn, refilling its hand at once when the draw pile holds the cards."""
+        s = self.state
+        drawn: tuple[int, ...] = ()
+        if not s.pending:
+            need = (2 if s.glued[seat] else data.HAND_SIZE) - len(s.hands[seat])
+            if 0 < need <= len(s.draw):
+                drawn = s.draw[len(s.draw) - need :]
+        self.emit(TurnEnded(seat=seat, reason=reason, drawn=drawn))
+
     @property
     def racing(self) -> bool:
         return self.state.phase != "race_end"
@@ -484,7 +494,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
             RacerMoved: _on_moved,
             CardsDrawn: _on_drawn,
             TurnStarted: _on_turn_started,
-            TurnEnded: lambda s, e: replace(s, phase="after_turn"),
+            TurnEnded: _on_turn_ended,
             DastardlyMoved: lambda s, e: replace(s, dastardly=e.to),
             AdvantageUsed: _on_advantage_used,
             TrapSprung: _on_trap_sprung,
@@ -652,7 +662,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
             return [RacerChosen(seat=actor, racer=action.racer)]
         r = _Resolver(self._evolvers, state, None)
         if isinstance(action, EndTurn):
-            r.emit(TurnEnded(seat=actor, reason="ended"))
+            r.end_turn(actor, "ended")
         elif isinstance(action, PlayStep):
             p = state.pos[actor]
             r.emit(StepPlayed(seat=actor, cards=action.cards, to=forward_target(state.pos, p)))
@@ -662,9 +672,9 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
         s = r.state
         if s.phase == "turn":
             if actor in r.stopped:
-                r.emit(TurnEnded(seat=actor, reason="trap"))
+                r.end_turn(actor, "trap")
             elif not s.pending and not self._can_go_on(s, actor):
-                r.emit(TurnEnded(seat=actor, reason="nothing left to do"))
+                r.end_turn(actor, "nothing left to do")
         self._carry_on(r)
         self._folded, self._fold_at = (r.start, r.events, r.afters), 0
         return r.events
@@ -788,7 +798,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
     def _auto_end(self, r: _Resolver) -> None:
         s = r.state
         if s.phase == "turn" and not s.pending and not self._can_go_on(s, s.active):
-            r.emit(TurnEnded(seat=s.active, reason="nothing left to do"))
+            r.end_turn(s.active, "nothing left to do")
 
     def _points(self, state: WackyState) -> tuple[int, ...]:
         order = race_order(state)
@@ -1101,6 +1111,18 @@ def _on_drawn(state: WackyState, e: CardsDrawn) -> WackyState:
         state,
         draw=state.draw[: len(state.draw) - len(e.cards)],
         hands=_set(state.hands, e.seat, tuple(sorted(state.hands[e.seat] + e.cards))),
+    )
+
+
+def _on_turn_ended(state: WackyState, e: TurnEnded) -> WackyState:
+    drawn = e.drawn
+    if not drawn:
+        return replace(state, phase="after_turn")
+    return replace(
+        state,
+        phase="after_turn",
+        draw=state.draw[: len(state.draw) - len(drawn)],
+        hands=_set(state.hands, e.seat, tuple(sorted(state.hands[e.seat] + drawn))),
     )
 
 
