@@ -71,9 +71,10 @@ def _lacorsa_state(observation: Any, options: Any) -> Any:
 def _famous500_state(observation: Any, options: Any) -> Any:
     """Rebuild a Famous 500 state from a driver's observation.
 
-    Not observed, so approximated: which pit-deck cards the opponent placed (it is taken
-    to know none), what the opponent knows of this driver's hand, the points of a section
-    being pitted (0) and the opponent's sealed answers (not given yet).
+    Not observed, so approximated: which unknown pit-deck cards the opponent put there (any
+    of them may be), what the opponent knows of this driver's hand, the points of a section
+    being pitted (0), the first rows of the car sheets (the current ones) and the opponent's
+    sealed answers (not given yet).
     """
     from racedeck.games.famous500.state import Famous500State
 
@@ -91,29 +92,36 @@ def _famous500_state(observation: Any, options: Any) -> Any:
     both = obs.cars[other] is not None
     designed = [both, both]
     designed[seat] = obs.cars[seat] is not None
-    known = [(), ()]
+    known: list[tuple[int, ...]] = [(), ()]
     known[seat] = obs.opponent_known
-    return Famous500State(
-        options=options,
-        setup=obs.setup,
-        phase=obs.phase,
-        deals=obs.deals,
-        hands=tuple(hands),
-        pit_deck=tuple(c or filler for c in obs.pit_deck_known),
-        deck_known=tuple((1 << seat) if c else 0 for c in obs.pit_deck_known),
-        opponent_known=tuple(known),
-        cars=tuple(car or (0, 0, 0, 0) for car in obs.cars),
-        designed=tuple(designed),
-        lap=obs.lap,
-        section=obs.section,
-        laid=tuple(laid),
-        pits=obs.pits,
-        pit_order=obs.pit_order,
-        trailing=obs.trailing,
-        discards=obs.discards,
-        history=obs.history,
-        winner=obs.winner,
-    )
+    maybe: list[tuple[int, ...]] = [(), ()]
+    maybe[seat] = getattr(obs, "opponent_maybe", ())
+    cars = tuple(car or (0, 0, 0, 0) for car in obs.cars)
+    fields: dict[str, Any] = {
+        "options": options,
+        "setup": obs.setup,
+        "phase": obs.phase,
+        "deals": obs.deals,
+        "hands": tuple(hands),
+        "pit_deck": tuple(c or filler for c in obs.pit_deck_known),
+        "deck_known": tuple((1 << seat) if c else (1 << other) for c in obs.pit_deck_known),
+        "opponent_known": tuple(known),
+        "opponent_maybe": tuple(maybe),
+        "cars": cars,
+        "designed": tuple(designed),
+        "designs": cars,
+        "lap": obs.lap,
+        "section": obs.section,
+        "laid": tuple(laid),
+        "pits": obs.pits,
+        "pit_order": obs.pit_order,
+        "trailing": obs.trailing,
+        "discards": obs.discards,
+        "history": obs.history,
+        "winner": obs.winner,
+    }
+    present = set(Famous500State.__struct_fields__)
+    return Famous500State(**{k: v for k, v in fields.items() if k in present})
 
 
 def _detroit_cleveland_state(observation: Any, options: Any) -> Any:
