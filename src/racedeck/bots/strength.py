@@ -40,6 +40,8 @@ class Strength:
     high: float
     wins: int
     matches: int
+    faults: int = 0
+    """Faults of the candidate (each played through by the substitute policy)."""
 
     @property
     def significant(self) -> bool:
@@ -50,7 +52,8 @@ class Strength:
         """Return one readable line."""
         return (
             f"score {self.mean:.3f} (95% CI {self.low:.3f}-{self.high:.3f}) over {self.deals} "
-            f"deals x {self.players} seats; wins {self.wins}/{self.matches}"
+            f"deals x {self.players} seats; wins {self.wins}/{self.matches}; "
+            f"candidate faults {self.faults}"
         )
 
 
@@ -73,7 +76,7 @@ def measure(
 ) -> Strength:
     """Play every seed once per seat, the candidate in that seat, and summarize its scores."""
     per_deal: list[float] = []
-    wins = matches = 0
+    wins = matches = faults = 0
     for seed in seeds:
         scores = []
         for seat in range(players):
@@ -81,13 +84,14 @@ def measure(
             seats[seat] = candidate
             outcome = run_match(game, options, seats, seed, fault_policy="substitute")
             scores.append(seat_score(outcome.result.ranks, seat))
+            faults += sum(1 for fault in outcome.faults if fault.seat == seat)
             wins += outcome.result.ranks[seat] == 1
             matches += 1
         per_deal.append(sum(scores) / len(scores))
     mean = statistics.fmean(per_deal)
     spread = statistics.stdev(per_deal) if len(per_deal) > 1 else 0.0
     half = Z95 * spread / math.sqrt(len(per_deal))
-    return Strength(len(per_deal), players, mean, mean - half, mean + half, wins, matches)
+    return Strength(len(per_deal), players, mean, mean - half, mean + half, wins, matches, faults)
 
 
 def main(argv: list[str] | None = None) -> int:
