@@ -30,4 +30,6 @@ GOLDEN_MATCHES = (
     ),
     GoldenMatch("lacorsa", ("heuristic", "random"), 2, {"races": 1, "extra_suit": True}),
     GoldenMatch("lacorsa", ("random", "heuristic", "random"), 3, {"races": 1}),
+    GoldenMatch("detroit-cleveland", ("heuristic", "random", "random"), 4, {"races": 1}),
+    GoldenMatch("wacky-races", ("heuristic", "random", "random"), 3),
 )
