@@ -32,4 +32,5 @@ GOLDEN_MATCHES = (
     GoldenMatch("lacorsa", ("random", "heuristic", "random"), 3, {"races": 1}),
     GoldenMatch("detroit-cleveland", ("heuristic", "random", "random"), 4, {"races": 1}),
     GoldenMatch("wacky-races", ("heuristic", "random", "random"), 3),
+    GoldenMatch("famous-500", ("heuristic", "random"), 4),
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from typing import Any
 
 Rng = random.Random
 
@@ -24,13 +25,47 @@ def stream(seed: int, name: str) -> Rng:
     return random.Random(derive_seed(seed, name))
 
 
+class _LazyStream(random.Random):
+    """A stream that derives and seeds itself only when first drawn from.
+
+    Most engine steps (revealing sealed cards, scoring) draw nothing; seeding costs
+    microseconds, which add up over the engine steps of a short race.
+    """
+
+    def __init__(self, seed: int, name: str) -> None:
+        # Deliberately not seeding here (random.Random.__init__ would): see _start.
+        self.gauss_next = None
+        self._pending: tuple[int, str] | None = (seed, name)
+
+    def _start(self) -> None:
+        if self._pending is not None:
+            seed, name = self._pending
+            self._pending = None
+            super().seed(derive_seed(seed, name))
+
+    def random(self) -> float:
+        """Return the next float in [0, 1)."""
+        self._start()
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        """Return an int with ``k`` random bits."""
+        self._start()
+        return super().getrandbits(k)
+
+    def getstate(self) -> Any:
+        """Return the generator's state."""
+        self._start()
+        return super().getstate()
+
+
 def engine_stream(seed: int, event_count: int) -> Rng:
     """Return the engine's generator for the decision taken after ``event_count`` events.
 
     Keying the engine's chance on the position in the log lets a match be forked from any
     event and still draw exactly what the original drew from there on.
     """
-    return stream(seed, f"game/{event_count}")
+    return _LazyStream(seed, f"game/{event_count}")
 
 
 def bot_stream(seed: int, seat: int) -> Rng:
