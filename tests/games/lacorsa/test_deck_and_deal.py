@@ -76,6 +76,17 @@ def test_teams_are_dealt_two_hands_that_are_never_mixed() -> None:
     assert all(c in state.hands[1] for a in second for c in a.cards)
 
 
+def test_team_cars_are_labelled_left_and_right() -> None:
+    """The racecar with the stripe is always on the right.
+
+    Use the Marker cards to help identify the correct stack for each car.
+    """
+    from racedeck.games.lacorsa.render import car_name
+
+    assert [car_name(c, (0, 0, 1, 1)) for c in range(4)] == ["C0/s0L", "C1/s0R", "C2/s1L", "C3/s1R"]
+    assert car_name(2, (0, 1, 2, 3)) == "C2/s2"
+
+
 def test_player_count_sets_the_championship_type() -> None:
     """The number of players determines the game type.
 

@@ -47,6 +47,7 @@ def test_the_leader_cannot_use_the_drafting_extend() -> None:
     """The leader cannot use the Drafting Extend card (3) and must play a 1 or 2.
 
     The leader cannot play this card to extend.
+    To be pulled along using another racecar's draft (the air pocket behind a moving automobile).
     """
     state = race([0, 1], [0, 5], {0: "9", 1: "1 3"}, cursor=1)
     assert state.order[state.cursor] == 1

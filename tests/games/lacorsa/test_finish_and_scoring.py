@@ -72,6 +72,8 @@ def test_a_challenged_car_without_cards_loses() -> None:
 def test_leading_car_wins_and_points_follow_the_grand_prix_scale() -> None:
     """The leading car takes the victory!
 
+    Scoring is based on the system used in Grand Prix racing from 1962 to 1991.
+
     • 9 points are awarded for first place
     • 6 points are awarded for second place
     • 4 points are awarded for third place
@@ -91,6 +93,7 @@ def test_championship_runs_seven_races_by_default() -> None:
     Each card deal is a race.
     One deal of the cards.
     The driver (or team of drivers) with the most points after 7 races is World Champion.
+    Use the championship table scorepad to record race results.
     Shuffle, deal, qualify, and go!
     """
     registry = load_registry(entry_points=False)

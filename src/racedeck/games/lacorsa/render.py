@@ -7,8 +7,15 @@ from racedeck.games.lacorsa.state import LacorsaObservation, LacorsaState
 
 
 def car_name(car: int, owner: tuple[int, ...]) -> str:
-    """Return a car's label: its number and the seat that drives it."""
-    return f"C{car}/s{owner[car]}"
+    """Return a car's label: its number, the seat that drives it and, in a team, its hand.
+
+    A team's first car is its left hand (``L``), the second its right (``R``), the car with
+    the stripe.
+    """
+    if owner.count(owner[car]) == 1:
+        return f"C{car}/s{owner[car]}"
+    hand = "L" if car == owner.index(owner[car]) else "R"
+    return f"C{car}/s{owner[car]}{hand}"
 
 
 def render_state(state: LacorsaState, viewer: int | None = None) -> str:
