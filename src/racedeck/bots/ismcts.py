@@ -18,8 +18,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from racedeck.bots.sampling import Sampler, sampler_for
@@ -30,11 +31,14 @@ from racedeck.core.model import ENGINE, Action, Observation, Options, Result
 from racedeck.core.rng import Rng
 from racedeck.core.runner import NO_CHANCE
 
+WIDEN_ABOVE = 20
+"""Nodes with more legal actions than this widen progressively."""
+
 ROLLOUTS = ("random", "heuristic")
 """How playouts choose: uniformly, or mostly as the game's heuristic bot would."""
 
 RANK_WEIGHT = 0.75
-"""How much of a simulation's reward is the finishing place; the rest is the score."""
+"""By default, how much of a simulation's reward is the finishing place; the rest is the score."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,8 @@ class Budget:
     """``random`` plays uniformly; ``heuristic`` asks the game's registered heuristic bot."""
     epsilon: float = 0.1
     """In heuristic playouts, the chance of a uniformly random action instead."""
+    rank_weight: float = RANK_WEIGHT
+    """How much of a playout's reward is the finishing place; the rest is the score."""
 
     def __post_init__(self) -> None:
         if self.simulations is None and self.steps is None and self.seconds is None:
@@ -71,7 +77,7 @@ class _Node:
         self.tables: dict[int, dict[Action, list[float]]] = {}
 
 
-def rewards(result: Result) -> list[float]:
+def rewards(result: Result, rank_weight: float = RANK_WEIGHT) -> list[float]:
     """Return each seat's reward in [0, 1]: mostly its place, partly its share of the scores."""
     ranks, scores = result.ranks, result.scores
     players = len(ranks)
@@ -81,7 +87,7 @@ def rewards(result: Result) -> list[float]:
     for rank, score in zip(ranks, scores, strict=True):
         place = (players - rank) / (players - 1) if players > 1 else 1.0
         share = (score - low) / spread if spread else 0.5
-        out.append(RANK_WEIGHT * place + (1 - RANK_WEIGHT) * share)
+        out.append(rank_weight * place + (1 - rank_weight) * share)
     return out
 
 
@@ -177,7 +183,11 @@ class Ismcts(Bot):
                     table = node.tables.get(seat)
                     if table is None:
                         table = node.tables[seat] = {}
-                    action, stats = _select(table, legal_actions(state, seat), exploration, rng)
+                    legal = legal_actions(state, seat)
+                    prior = None
+                    if policy is not None and len(legal) > 1:
+                        prior = partial(_favourite, game, policy[seat], state, seat, legal, rng)
+                    action, stats = _select(table, legal, exploration, rng, prior)
                     joint.append(action)
                     path.append((seat, stats))
                 key = joint[0] if len(joint) == 1 else tuple(joint)
@@ -198,7 +208,7 @@ class Ismcts(Bot):
                 for event in decide(state, seat, action, NO_CHANCE):
                     state = evolve(state, event)
                 steps += 1
-        reward = rewards(game.result(state))
+        reward = rewards(game.result(state), self.budget.rank_weight)
         for seat, stats in path:
             stats[0] += 1
             stats[1] += reward[seat]
@@ -210,24 +220,41 @@ def _select(
     legal: Sequence[Action],
     exploration: float,
     rng: random.Random,
+    prior: Callable[[], Action | None] | None = None,
 ) -> tuple[Action, list[float]]:
-    """Pick an untried legal action at random, else the best by UCB1 over availability."""
+    """Pick an untried legal action, else the best tried one by UCB1 over availability.
+
+    The untried action is the ``prior``'s (the heuristic's choice) when it has not been
+    tried yet, else one at random. With more than ``WIDEN_ABOVE`` legal actions the node
+    widens progressively: a new action is tried only while fewer than
+    ``1 + sqrt(visits)`` have been, so a huge choice (a car design) is not spread thin.
+    """
     untried = []
+    tried = 0
+    visits_here = 0.0
     for action in legal:
         stats = table.get(action)
         if stats is None:
             untried.append(action)
         else:
             stats[2] += 1
-    if untried:
+            tried += 1
+            visits_here += stats[0]
+    if untried and (len(legal) <= WIDEN_ABOVE or tried < 1 + math.sqrt(visits_here)):
         action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+        if prior is not None:
+            favourite = prior()
+            if favourite is not None and favourite in untried:
+                action = favourite
         stats = table[action] = [0, 0.0, 1]
         return action, stats
     best: Action = legal[0]
-    best_stats = table[best]
+    best_stats: list[float] = []
     best_value = -math.inf
     for action in legal:
-        stats = table[action]
+        stats = table.get(action)
+        if stats is None:
+            continue
         visits = stats[0]
         value = stats[1] / visits + exploration * math.sqrt(math.log(stats[2]) / visits)
         if value > best_value:
@@ -266,6 +293,17 @@ def _heuristic_factory(game: str) -> BotFactory | None:
             factory = None
         _HEURISTICS[game] = factory
     return _HEURISTICS[game]
+
+
+def _favourite(
+    game: AnyGame, bot: Bot, state: Any, seat: int, legal: Sequence[Action], rng: random.Random
+) -> Action | None:
+    """Return what the heuristic would play here, or None if it fails."""
+    try:
+        action: Action = bot.act(game.observe(state, seat), legal, rng)
+    except Exception:  # a heuristic that trips on a sampled state gives no advice
+        return None
+    return action
 
 
 def _guided(
