@@ -177,3 +177,24 @@ def test_heuristic_playouts_are_reproducible_and_legal() -> None:
 def test_an_unknown_rollout_policy_is_refused() -> None:
     with pytest.raises(ValueError, match="rollout policy"):
         Budget(rollout="greedy")
+
+
+def test_the_heuristics_choice_is_expanded_first() -> None:
+    from racedeck.bots.ismcts import _select
+
+    table: dict = {}
+    legal = ["a", "b", "c"]
+    action, _ = _select(table, legal, 0.7, random.Random(0), lambda: "c")  # type: ignore[arg-type]
+    assert action == "c" and set(table) == {"c"}
+
+
+def test_a_huge_choice_widens_only_as_visits_grow() -> None:
+    from racedeck.bots.ismcts import WIDEN_ABOVE, _select
+
+    legal = [f"design-{i}" for i in range(WIDEN_ABOVE * 3)]
+    table: dict = {legal[0]: [2, 2.0, 2], legal[1]: [1, 1.0, 1], legal[2]: [1, 0.0, 1]}
+    action, _ = _select(table, legal, 0.7, random.Random(0))  # type: ignore[arg-type]
+    assert action in legal[:3] and len(table) == 3, "3 tried, 4 visits: no new action yet"
+    table[legal[0]][0] = 40
+    action, _ = _select(table, legal, 0.7, random.Random(0))  # type: ignore[arg-type]
+    assert len(table) == 4 and action not in legal[:3], "42 visits: a fourth action is tried"
