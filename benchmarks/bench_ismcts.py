@@ -1,7 +1,8 @@
 """ISMCTS: simulations a second, per game that can sample its hidden information.
 
 Each benchmark searches from the same decision points of a seeded random match (the game's
-first quick option set, four seats where the game allows) with a budget of simulations.
+first quick option set, four seats where the game allows) with a budget of simulations,
+with uniformly random playouts and with playouts guided by the game's heuristic.
 """
 
 from __future__ import annotations
@@ -46,14 +47,14 @@ def _decision_points(name: str) -> list[tuple[Any, ...]]:
     return points
 
 
-def _searcher(name: str) -> Any:
+def _searcher(name: str, rollout: str, simulations: int, decisions: int) -> Any:
     game = _registry.game(name)
-    points = _decision_points(name)
+    points = _decision_points(name)[:decisions]
 
     def run() -> int:
         total = 0
         for observation, legal, seat, players, options in points:
-            bot = Ismcts(Budget(simulations=SIMULATIONS))
+            bot = Ismcts(Budget(simulations=simulations, rollout=rollout))
             bot.bind_game(game)
             bot.start_match(name, seat, players, options)
             bot.act(observation, legal, random.Random(seat))
@@ -64,8 +65,11 @@ def _searcher(name: str) -> Any:
 
 
 def benchmarks() -> list[Benchmark]:
+    games = [name for name, game in sorted(_registry.games.items()) if sampler_for(game)]
     return [
-        Benchmark(f"ismcts: {name}, simulations (random playouts)", "sims", _searcher(name))
-        for name, game in sorted(_registry.games.items())
-        if sampler_for(game) is not None
+        Benchmark(
+            f"ismcts: {name}, {rollout} playouts", "sims", _searcher(name, rollout, sims, count)
+        )
+        for name in games
+        for rollout, sims, count in (("random", SIMULATIONS, DECISIONS), ("heuristic", 50, 4))
     ]
