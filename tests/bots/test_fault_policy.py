@@ -101,3 +101,18 @@ def test_time_limited_matches_of_fast_bots_write_the_same_log() -> None:
     _, plain = play([RANDOM, RANDOM], seed=4)
     _, timed = play([RANDOM, RANDOM], seed=4, time_limit=5.0)
     assert plain == timed
+
+
+def test_a_time_limited_match_gives_the_alarm_back() -> None:
+    import signal
+
+    def mine(signum, frame):  # type: ignore[no-untyped-def]
+        pass
+
+    previous = signal.signal(signal.SIGALRM, mine)
+    try:
+        play([RANDOM, RANDOM], time_limit=1.0)
+        assert signal.getsignal(signal.SIGALRM) is mine
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        signal.signal(signal.SIGALRM, previous)

@@ -84,6 +84,17 @@ class DecisionClock:
             hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
         )
         self._armed = False
+        self._previous: Any = None
+        if self._alarm:
+            self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
+
+    def stop(self) -> None:
+        """Disarm the alarm and give SIGALRM back to whoever handled it before."""
+        if self._alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            self._armed = False
+            signal.signal(signal.SIGALRM, self._previous)
+            self._alarm = False
 
     def _on_alarm(self, signum: int, frame: object) -> None:
         if self._armed:
@@ -100,7 +111,6 @@ class DecisionClock:
             if time.perf_counter() - start > limit:
                 raise BotTimeout
             return action
-        previous = signal.signal(signal.SIGALRM, self._on_alarm)
         self._armed = True
         signal.setitimer(signal.ITIMER_REAL, limit)
         try:
@@ -108,7 +118,6 @@ class DecisionClock:
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             self._armed = False
-            signal.signal(signal.SIGALRM, previous)
 
 
 @dataclass
@@ -203,6 +212,8 @@ def run_match(
     players = len(seats)
     game.check_players(options, players)
     bots: list[Bot] = [spec.factory() for spec in seats]
+    limits = seat_limits(seats, time_limit)
+    clock = DecisionClock() if any(limit is not None for limit in limits) else None
     try:
         return _play(
             game,
@@ -214,9 +225,12 @@ def run_match(
             fault_policy,
             start_state,
             start_events,
-            seat_limits(seats, time_limit),
+            limits,
+            clock,
         )
     finally:
+        if clock is not None:
+            clock.stop()
         for bot in bots:
             with contextlib.suppress(Exception):  # cleanup must reach every bot
                 bot.close()
@@ -233,6 +247,7 @@ def _play(
     start_state: Any,
     start_events: int,
     limits: list[float | None],
+    clock: DecisionClock | None,
 ) -> MatchOutcome:
     players = len(seats)
     rngs = [bot_stream(seed, seat) for seat in range(players)]
@@ -278,7 +293,6 @@ def _play(
         if bot.emits_debug:
             record_debug(seat)
 
-    clock = DecisionClock() if any(limit is not None for limit in limits) else None
     debugging = any(bot.emits_debug for bot in bots)
     next_step = game.next_step
     legal_actions = game.legal_actions
