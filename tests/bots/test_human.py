@@ -69,3 +69,9 @@ def test_closed_input_gives_up_the_seat() -> None:
 
 def test_an_action_is_described_by_its_kind_and_fields() -> None:
     assert describe_action(Play(car=1, cards=(3, 96))) == "play car=1 cards=(3, 96)"
+
+
+def test_bots_a_seed_cannot_replay_say_so() -> None:
+    reproducible = {spec.name: spec.reproducible for spec in REGISTRY.bots_for("lacorsa")}
+    assert reproducible["human"] is False and reproducible["ismcts-timed"] is False
+    assert reproducible["ismcts"] and reproducible["random"] and reproducible["heuristic"]

@@ -46,6 +46,7 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
                 name=name,
                 factory=partial(Ismcts, budget),
                 description=f"information-set Monte Carlo tree search, {what}",
+                reproducible=budget.seconds is None,
             )
         )
     register(
@@ -54,5 +55,6 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
             factory=HumanBot,
             description="a person at the terminal: numbered legal actions, typed choices",
             time_limit=float("inf"),
+            reproducible=False,
         )
     )

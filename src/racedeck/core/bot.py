@@ -71,6 +71,8 @@ class BotSpec:
     ``games`` of ``None`` means every game. Several specs may share a name when each
     covers other games: every game's heuristic bot answers to ``heuristic``.
     ``time_limit`` is the bot's own limit in seconds per decision (``None``: the match's).
+    ``reproducible`` is False for bots whose play a seed does not fix (a person, a
+    wall-clock budget): re-running their matches cannot verify a log.
     """
 
     name: str
@@ -79,6 +81,7 @@ class BotSpec:
     version: str = "1"
     games: tuple[str, ...] | None = None
     time_limit: float | None = None
+    reproducible: bool = True
 
     def plays(self, game: str) -> bool:
         """Return True when this bot can take a seat in ``game``."""
@@ -91,4 +94,5 @@ class BotSpec:
             "version": self.version,
             "games": list(self.games) if self.games is not None else None,
             "description": self.description,
+            "reproducible": self.reproducible,
         }
