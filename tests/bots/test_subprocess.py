@@ -67,15 +67,20 @@ def test_the_example_programs_play_and_their_logs_verify(
     verify_log(registry, path)
 
 
-@pytest.mark.parametrize("folder", [PYTHON_EXAMPLE, NODE_EXAMPLE])
-def test_bot_check_finds_nothing_wrong_with_the_examples(folder: Path) -> None:
-    command = {
-        "subprocess-python": [sys.executable, str(folder / "program" / "bot.py")],
-        "subprocess-node": ["node", str(folder / "bot.js")],
-    }[folder.name]
-    report = check_program(REGISTRY, command, "lacorsa", matches=2)
+EXAMPLE_COMMANDS = {
+    "python": [sys.executable, str(PYTHON_EXAMPLE / "program" / "bot.py")],
+    "node": ["node", str(NODE_EXAMPLE / "bot.js")],
+}
+
+
+@pytest.mark.parametrize("language", sorted(EXAMPLE_COMMANDS))
+@pytest.mark.parametrize("game", sorted(REGISTRY.games))
+def test_bot_check_finds_nothing_wrong_with_the_examples_in_any_game(
+    language: str, game: str
+) -> None:
+    report = check_program(REGISTRY, EXAMPLE_COMMANDS[language], game, matches=1)
     assert report.ok, [f.describe() for f in report.findings]
-    assert report.decisions > 10
+    assert report.decisions > 0
 
 
 def test_bot_check_reports_each_violation_with_the_message_behind_it(tmp_path: Path) -> None:
