@@ -126,6 +126,9 @@ def test_ismcts_refuses_a_game_it_cannot_sample_with_a_clear_fault() -> None:
     class Unsampled(type(LACORSA)):  # type: ignore[misc]
         name = "unsampled"
 
+        def state_from_observation(self, observation, options):  # type: ignore[no-untyped-def]
+            return None
+
     seats = [ismcts(Budget(simulations=5)), RANDOM]
     from racedeck.core.runner import run_match
 

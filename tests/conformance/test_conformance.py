@@ -168,6 +168,12 @@ def test_observations_hide_what_a_seat_cannot_see(
                 f"seat {viewer}'s observation changed when only cards it cannot see changed"
             )
             assert game.legal_actions(variant, viewer) == game.legal_actions(state, viewer)
+            seen = game.observe(state, viewer)
+            sampled = game.sample_state(seen, options, viewer, rng)
+            if sampled is not None:
+                assert game.observe(sampled, viewer) == seen, (
+                    f"a state sampled from seat {viewer}'s observation does not give it back"
+                )
     has_hidden = any(
         game.hidden_variants(state, 0, random.Random(1)) is not None
         for state, _s, _l in _walk(game, options, players, 6)

@@ -100,6 +100,7 @@ class Ismcts(Bot):
         self.last_steps = 0
         self._game: AnyGame | None = None
         self._sampler: Sampler | None = None
+        """The game's ``sample_state``; a game that cannot sample returns None from it."""
         self._seat = 0
         self._options: Options | None = None
         self._policy: list[Bot] | None = None
@@ -110,12 +111,9 @@ class Ismcts(Bot):
         self._sampler = sampler_for(game)
 
     def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
-        """Remember the seat and options; refuse a game it cannot sample."""
+        """Remember the seat and options; refuse to play without the game's rules."""
         if self._game is None or self._sampler is None:
-            raise BotFault(
-                f"ismcts cannot play {game}: the game offers no sample_state to build "
-                "a state from an observation"
-            )
+            raise BotFault(f"ismcts cannot play {game}: it was not given the game's rules")
         self._seat = seat
         self._options = options
         if self.budget.rollout == "heuristic":
@@ -140,6 +138,11 @@ class Ismcts(Bot):
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             state = sampler(observation, options, self._seat, search_rng)
+            if state is None:
+                raise BotFault(
+                    f"ismcts cannot play {self._game.name if self._game else 'this game'}: "
+                    "its sample_state builds no state from an observation"
+                )
             steps += self._simulate(root, state, search_rng)
             simulations += 1
         self.last_simulations, self.last_steps = simulations, steps

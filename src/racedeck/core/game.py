@@ -79,6 +79,29 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
     def render(self, state: StateT, viewer: int | None = None) -> str:
         """Return the state as readable text; with a ``viewer`` seat, hide what it cannot see."""
 
+    def state_from_observation(self, observation: ObservationT, options: OptionsT) -> StateT | None:
+        """Return some state that gives exactly ``observation``, unseen parts as placeholders.
+
+        Games with hidden information override this (or ``sample_state`` itself) so that
+        search bots can build states from what a seat sees. ``None``: not supported.
+        """
+        return None
+
+    def sample_state(
+        self, observation: ObservationT, options: OptionsT, seat: int, rng: Rng
+    ) -> StateT | None:
+        """Return a state ``seat`` cannot tell from the true one, unseen parts dealt at random.
+
+        This is a determinization for information-set search: a bot never sees a state,
+        but it may simulate from one sampled from its own observation. ``None`` means the
+        game cannot build one.
+        """
+        state = self.state_from_observation(observation, options)
+        if state is None:
+            return None
+        redealt = self.hidden_variants(state, seat, rng)
+        return state if redealt is None else redealt
+
     def render_observation(self, observation: ObservationT) -> str:
         """Return what one seat sees as readable text; games may override for a better picture."""
         lines = []

@@ -64,6 +64,7 @@ from racedeck.games.detroit_cleveland.events import (
 from racedeck.games.detroit_cleveland.movement import CardPlay, Option
 from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions
 from racedeck.games.detroit_cleveland.render import describe_race, render_state
+from racedeck.games.detroit_cleveland.sampling import state_from_observation
 from racedeck.games.detroit_cleveland.state import (
     NO_CARS,
     OFF,
@@ -817,6 +818,13 @@ class DetroitCleveland(
         top = list(deck[:hidden])
         rng.shuffle(top)
         return replace(state, hands=tuple(hands), bid_deck=(*top, *deck[hidden:]))
+
+    def state_from_observation(
+        self, observation: DetroitClevelandObservation, options: DetroitClevelandOptions
+    ) -> State:
+        """Return a state that gives exactly ``observation``, unseen cards as placeholders."""
+        state: State = state_from_observation(observation, options)
+        return state
 
     def render(self, state: State, viewer: int | None = None) -> str:
         """Return the track with the cars, the auction or race, the hands and the money."""

@@ -56,6 +56,7 @@ from racedeck.games.famous500.events import (
 from racedeck.games.famous500.options import Famous500Options
 from racedeck.games.famous500.race_setup import build_setup, load_named_files
 from racedeck.games.famous500.render import render_state
+from racedeck.games.famous500.sampling import state_from_observation
 from racedeck.games.famous500.state import (
     Car,
     Famous500Observation,
@@ -831,6 +832,13 @@ class Famous500(
             + ", ".join(f"seat {s} {'/'.join(map(str, state.cars[s]))}" for s in SEATS),
         )
         return Result(ranks=ranks, scores=speed, unit="speed points", summary=summary)
+
+    def state_from_observation(
+        self, observation: Famous500Observation, options: Famous500Options
+    ) -> Famous500State:
+        """Return a state that gives exactly ``observation``, unseen cards as placeholders."""
+        state: Famous500State = state_from_observation(observation, options)
+        return state
 
     def render(self, state: Famous500State, viewer: int | None = None) -> str:
         """Return the track, both car sheets and the cards in play, hidden from ``viewer``."""

@@ -34,6 +34,7 @@ from racedeck.games.lacorsa.events import (
 )
 from racedeck.games.lacorsa.options import LacorsaOptions
 from racedeck.games.lacorsa.render import render_observation, render_state
+from racedeck.games.lacorsa.sampling import state_from_observation
 from racedeck.games.lacorsa.state import LacorsaObservation, LacorsaState
 
 _ENGINE_PHASES = frozenset({"deal", "grid", "reveal", "score"})
@@ -505,6 +506,13 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
                 rest = cards
             hands[car] = tuple(sorted(rest))
         return replace(state, hands=tuple(hands), committed=tuple(committed))
+
+    def state_from_observation(
+        self, observation: LacorsaObservation, options: LacorsaOptions
+    ) -> LacorsaState:
+        """Return a state that gives exactly ``observation``, unseen cards as placeholders."""
+        state: LacorsaState = state_from_observation(observation, options)
+        return state
 
     def render(self, state: LacorsaState, viewer: int | None = None) -> str:
         """Return the strip, the hands (hidden from ``viewer`` where not its own) and points."""
