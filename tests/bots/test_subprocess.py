@@ -60,10 +60,10 @@ def test_the_example_programs_play_and_their_logs_verify(
     spec = registry.bot(name, "lacorsa")
     outcome, log = play([spec, HEURISTIC, RANDOM], seed=3)
     assert not outcome.faults and outcome.forfeit is None
-    assert outcome.debug and outcome.debug[0].reason.endswith("seat 0")
+    assert outcome.debug and outcome.debug[0].text.endswith("seat 0")
     path = tmp_path / "match.jsonl"
     path.write_bytes(log)
-    assert b'"policy":"debug"' in log
+    assert b'{"kind":"debug",' in log and b'"policy":"debug"' not in log
     verify_log(registry, path)
 
 

@@ -151,6 +151,7 @@ def play(
                 "result": outcome.result,
                 "forfeit": outcome.forfeit,
                 "faults": outcome.faults,
+                "debug": outcome.debug,
                 "log": str(written) if written else None,
             }
         )
@@ -158,6 +159,8 @@ def play(
     typer.echo(describe_result(plan.game.title, seat, outcome.result))
     for fault in outcome.faults:
         typer.echo(f"fault: seat {fault.seat} ({fault.bot}) {fault.reason} -> {fault.policy}")
+    for note in outcome.debug:
+        typer.echo(f"debug: seat {note.seat} ({note.bot}): {note.text}")
     if written is not None:
         typer.echo(f"log: {written}")
 
@@ -193,6 +196,7 @@ def replay(
                 "state_hash": result.result.state_hash if result.result and at is None else None,
                 "result": result.result.result if result.result and at is None else None,
                 "faults": result.faults,
+                "debug": result.debug,
                 "view": result.game.observe(result.state, seat) if seat is not None else None,
                 "error": str(result.error) if result.error else None,
             }

@@ -38,6 +38,11 @@ def describe_replay(replay: Replay, seat: int | None, at: int | None) -> str:
         )
     for fault in replay.faults:
         lines.append(f"fault: seat {fault.seat} ({fault.bot}) {fault.reason}")
+    if replay.debug:
+        lines.append(
+            f"debug notes: {len(replay.debug)}; the last from seat "
+            f"{replay.debug[-1].seat}: {replay.debug[-1].text}"
+        )
     if replay.error is not None:
         intact = f"up to event {replay.events - 1}" if replay.events else "in its header only"
         lines.append(f"the log is intact {intact}; then: {replay.error}")

@@ -61,6 +61,10 @@ def copy_prefix(
             if writer is not None:
                 writer.fault(entry.fault)
             continue
+        if entry.debug is not None:
+            if writer is not None:
+                writer.debug(entry.debug)
+            continue
         assert entry.event is not None
         event = decode(entry.event)
         state = evolve(state, event)

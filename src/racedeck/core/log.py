@@ -60,6 +60,14 @@ class Fault(msgspec.Struct, frozen=True, kw_only=True):
     policy: str
 
 
+class DebugNote(msgspec.Struct, frozen=True, kw_only=True):
+    """Text a bot chose to leave in the log about a decision (not a fault)."""
+
+    seat: int
+    bot: str
+    text: str
+
+
 class Forfeit(msgspec.Struct, frozen=True, kw_only=True):
     """The match ended early because a seat forfeited it."""
 
@@ -84,6 +92,7 @@ class _AnyLine(msgspec.Struct, frozen=True):
     hash: str = ""
     event: msgspec.Raw = msgspec.Raw(b"")
     fault: msgspec.Raw = msgspec.Raw(b"")
+    debug: msgspec.Raw = msgspec.Raw(b"")
 
 
 _encoder = msgspec.json.Encoder()
@@ -91,6 +100,7 @@ _line_decoder = msgspec.json.Decoder(_AnyLine)
 _header_decoder = msgspec.json.Decoder(Header)
 _result_decoder = msgspec.json.Decoder(ResultLine)
 _fault_decoder = msgspec.json.Decoder(Fault)
+_debug_decoder = msgspec.json.Decoder(DebugNote)
 
 
 def encode(value: Any) -> bytes:
@@ -135,6 +145,15 @@ class LogWriter:
             % (self._seq, self._hash.encode(), raw)
         )
 
+    def debug(self, note: DebugNote) -> None:
+        """Write a bot's debug note, chained like an event but not folded into the state."""
+        raw = encode(note)
+        self._hash = chain(self._hash, raw)
+        self._write(
+            b'{"kind":"debug","seq":%d,"hash":"%s","debug":%s}'
+            % (self._seq, self._hash.encode(), raw)
+        )
+
     def result(self, line: ResultLine) -> None:
         """Write the result line that marks the log complete."""
         self._write(encode(line))
@@ -145,12 +164,16 @@ class LogWriter:
 
 
 class LogEntry(msgspec.Struct, frozen=True):
-    """One event or fault read back from a log, with its line number."""
+    """One event, fault or debug note read back from a log, with its line number.
+
+    Exactly one of ``event`` (the event's canonical bytes), ``fault`` and ``debug`` is set.
+    """
 
     line: int
     seq: int
     event: bytes | None
     fault: Fault | None
+    debug: DebugNote | None = None
 
 
 class LogReader:
@@ -263,6 +286,17 @@ class LogReader:
                 except msgspec.DecodeError as exc:
                     raise self._fail(lineno, f"malformed fault: {exc}") from None
                 yield LogEntry(lineno, line.seq, None, fault)
+            elif line.kind == "debug":
+                payload = bytes(line.debug)
+                last_hash = chain(last_hash, payload)
+                if last_hash != line.hash:
+                    raise self._fail(lineno, "hash mismatch at a debug line: the log was altered")
+                self.last_hash = last_hash
+                try:
+                    note = _debug_decoder.decode(payload)
+                except msgspec.DecodeError as exc:
+                    raise self._fail(lineno, f"malformed debug note: {exc}") from None
+                yield LogEntry(lineno, line.seq, None, None, note)
             elif line.kind == "result":
                 try:
                     result = _result_decoder.decode(raw)

@@ -12,7 +12,7 @@ import msgspec
 
 from racedeck.core.errors import LogError, OptionError, RacedeckError, VerificationError
 from racedeck.core.game import AnyGame
-from racedeck.core.log import Fault, Header, LogReader, LogWriter, ResultLine
+from racedeck.core.log import DebugNote, Fault, Header, LogReader, LogWriter, ResultLine
 from racedeck.core.model import Options
 from racedeck.core.runner import run_match, state_hash
 from racedeck.plugins import Registry
@@ -29,6 +29,7 @@ class Replay:
     events: int
     result: ResultLine | None = None
     faults: list[Fault] = field(default_factory=list)
+    debug: list[DebugNote] = field(default_factory=list)
     error: LogError | None = None
 
     @property
@@ -70,6 +71,9 @@ def iter_states(
         for entry in reader:
             if entry.fault is not None:
                 replay.faults.append(entry.fault)
+                continue
+            if entry.debug is not None:
+                replay.debug.append(entry.debug)
                 continue
             assert entry.event is not None
             try:

@@ -29,6 +29,7 @@ from racedeck.core.game import AnyGame
 from racedeck.core.hashing import digest
 from racedeck.core.log import (
     LOG_FORMAT,
+    DebugNote,
     Fault,
     Forfeit,
     Header,
@@ -43,8 +44,6 @@ from racedeck.core.rng import Rng, bot_stream, engine_stream
 FaultPolicy = Literal["forfeit", "substitute"]
 FAULT_POLICIES: tuple[str, ...] = ("forfeit", "substitute")
 
-DEBUG_POLICY = "debug"
-"""The ``policy`` of a fault line that only carries a bot's debug text (not a fault)."""
 DEBUG_LIMIT = 2000
 """The most characters of one debug text that go into the log."""
 
@@ -130,8 +129,8 @@ class MatchOutcome:
     faults: list[Fault] = field(default_factory=list)
     forfeit: Forfeit | None = None
     last_hash: str = ""
-    debug: list[Fault] = field(default_factory=list)
-    """Debug texts the bots emitted, as the log records them (policy ``debug``)."""
+    debug: list[DebugNote] = field(default_factory=list)
+    """Debug notes the bots left, as the log records them."""
 
 
 def make_header(
@@ -256,7 +255,7 @@ def _play(
         writer.header(make_header(game, options, players, seed, seats, fault_policy))
 
     faults: list[Fault] = []
-    debug: list[Fault] = []
+    debug: list[DebugNote] = []
     forfeit: Forfeit | None = None
 
     def record_fault(seat: int, reason: str) -> None:
@@ -268,10 +267,10 @@ def _play(
     def record_debug(seat: int) -> None:
         text = bots[seat].take_debug()
         if text:
-            line = Fault(seat=seat, bot=seats[seat].name, reason=text[:DEBUG_LIMIT], policy="debug")
-            debug.append(line)
+            note = DebugNote(seat=seat, bot=seats[seat].name, text=text[:DEBUG_LIMIT])
+            debug.append(note)
             if writer is not None:
-                writer.fault(line)
+                writer.debug(note)
 
     def replace_bot(seat: int, reason: str) -> Forfeit | None:
         record_fault(seat, reason)

@@ -85,7 +85,7 @@ def _entries(entries: Iterator[LogEntry]) -> Iterator[LogEntry | None]:
 def _same(x: LogEntry | None, y: LogEntry | None) -> bool:
     if x is None or y is None:
         return x is y
-    return x.event == y.event and x.fault == y.fault
+    return x.event == y.event and x.fault == y.fault and x.debug == y.debug
 
 
 def diff_logs(registry: Registry, path_a: str | Path, path_b: str | Path) -> DiffReport:
@@ -153,6 +153,12 @@ def _line_bytes(entry: LogEntry, line_hash: str) -> bytes:
             entry.seq,
             line_hash.encode(),
             entry.event,
+        )
+    if entry.debug is not None:
+        return b'{"kind":"debug","seq":%d,"hash":"%s","debug":%s}\n' % (
+            entry.seq,
+            line_hash.encode(),
+            encode(entry.debug),
         )
     return b'{"kind":"fault","seq":%d,"hash":"%s","fault":%s}\n' % (
         entry.seq,
@@ -253,8 +259,8 @@ def _decode(decode: Any, entry: LogEntry, path: str) -> Any:
 def _side(path: str, header: Header, game: AnyGame, entry: LogEntry | None, state: Any) -> Side:
     if entry is None:
         return Side(path, header, game, 0, None, state)
-    if entry.fault is not None:
-        return Side(path, header, game, entry.line, entry.fault, state)
+    if entry.fault is not None or entry.debug is not None:
+        return Side(path, header, game, entry.line, entry.fault or entry.debug, state)
     event = _decode(game.event_decoder.decode, entry, path)
     try:
         after = game.evolve(state, event)
@@ -268,6 +274,6 @@ def _why(x: LogEntry | None, y: LogEntry | None) -> str:
         return "the first log ends here; the second goes on"
     if y is None:
         return "the second log ends here; the first goes on"
-    if (x.fault is None) != (y.fault is None):
-        return "one log records a fault where the other has an event"
+    if (x.event is None) != (y.event is None):
+        return "one log records a fault or a debug note where the other has an event"
     return "the entries differ"
