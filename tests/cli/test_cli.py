@@ -303,3 +303,84 @@ def test_console_script_runs_in_a_subprocess(tmp_path: Path) -> None:
     assert bad.returncode == EXIT_BAD_INPUT
     assert bad.stderr.startswith("racedeck: error: unknown game 'nogame'; known games: ")
     assert bad.stderr.count("\n") == 1
+
+
+def test_play_time_limit_is_passed_to_the_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    slow = tmp_path / "plugins"
+    slow.mkdir()
+    (slow / "sleepy.py").write_text(
+        "import time\n"
+        "from racedeck.core.bot import Bot, BotSpec\n"
+        "from racedeck.hookspecs import hookimpl\n\n"
+        "class Sleepy(Bot):\n"
+        "    def act(self, observation, legal, rng):\n"
+        "        time.sleep(0.2)\n"
+        "        return legal[0]\n\n"
+        "@hookimpl\n"
+        "def racedeck_register_bots(register):\n"
+        "    register(BotSpec(name='sleepy', factory=Sleepy, description='slow'))\n"
+    )
+    code, out, _err = run_main(
+        [
+            "play",
+            "lacorsa",
+            "-s",
+            "sleepy",
+            "-s",
+            "random",
+            "--plugins-dir",
+            str(slow),
+            "--time-limit",
+            "0.05",
+            "--no-log",
+            "--json",
+        ],
+        capsys,
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["forfeit"]["seat"] == 0
+    assert "time limit" in data["forfeit"]["reason"]
+
+
+def test_verify_refuses_a_bot_whose_play_a_seed_does_not_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "moody.py").write_text(
+        "from racedeck.core.bot import Bot, BotSpec\n"
+        "from racedeck.hookspecs import hookimpl\n\n"
+        "class Moody(Bot):\n"
+        "    def act(self, observation, legal, rng):\n"
+        "        return legal[0]\n\n"
+        "@hookimpl\n"
+        "def racedeck_register_bots(register):\n"
+        "    register(BotSpec(name='moody', factory=Moody, description='x', reproducible=False))\n"
+    )
+    log = tmp_path / "moody.jsonl"
+    common = ["--plugins-dir", str(plugins)]
+    code, _out, err = run_main(
+        [
+            "play",
+            "lacorsa",
+            "-s",
+            "random",
+            "-s",
+            "moody",
+            "-o",
+            "races=1",
+            "--log",
+            str(log),
+            *common,
+        ],
+        capsys,
+    )
+    assert code == 0, err
+    code, _out, _err = run_main(["replay", str(log), *common], capsys)
+    assert code == 0, "an ordinary replay still checks every hash"
+    code, _out, err = run_main(["replay", str(log), "--verify", *common], capsys)
+    assert code == EXIT_VERIFY_FAILED
+    assert "seat 1 was played by moody, whose play a seed does not fix" in err

@@ -124,6 +124,13 @@ def play(
         str,
         typer.Option(help="What a bot's crash or illegal action costs: forfeit or substitute."),
     ] = "forfeit",
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds each decision may take; a bot over it faults. Reads the clock, so "
+            "a match that hits the limit is not reproducible."
+        ),
+    ] = None,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
@@ -135,7 +142,7 @@ def play(
     if log is not None and no_log:
         raise UsageError("--log and --no-log contradict each other")
     reg = registry(plugins_dir)
-    plan = plan_match(reg, game, seat, seed, parse_options(option), fault_policy)
+    plan = plan_match(reg, game, seat, seed, parse_options(option), fault_policy, time_limit)
     target = None if no_log else (log or plan.default_log_path())
     logger = get_logger().bind(game=plan.game.name, seed=seed)
     logger.debug("match starting", seats=seat)

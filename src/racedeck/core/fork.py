@@ -26,7 +26,7 @@ from racedeck.core.errors import LogError, RacedeckError, UsageError, Verificati
 from racedeck.core.game import AnyGame
 from racedeck.core.log import ForkOrigin, Header, LogReader, LogWriter
 from racedeck.core.model import Options
-from racedeck.core.replay import Replay, first_difference, open_game, replay_log
+from racedeck.core.replay import Replay, first_difference, open_game, replay_log, rerun_seats
 from racedeck.core.resume import split_decision, watched
 from racedeck.core.runner import MatchOutcome, make_header, run_match
 from racedeck.plugins import Registry
@@ -180,7 +180,7 @@ def rerun_fork(registry: Registry, path: str | Path) -> bytes:
         if header.fork is None:
             raise UsageError(f"{path} is not a fork; check it with racedeck replay --verify")
         game, options = open_game(registry, header, str(path))
-        seats = _checked_seats(registry, header, path)
+        seats = rerun_seats(registry, header, path)
         buffer = io.BytesIO()
         writer = LogWriter(buffer)
         writer.header(header)
@@ -198,20 +198,6 @@ def rerun_fork(registry: Registry, path: str | Path) -> bytes:
         start_events=header.fork.at + 1,
     )
     return buffer.getvalue()
-
-
-def _checked_seats(registry: Registry, header: Header, path: str | Path) -> list[BotSpec]:
-    try:
-        seats = [registry.bot(seat.bot, header.game) for seat in header.seats]
-    except RacedeckError as exc:
-        raise VerificationError(f"{path}: cannot re-run the fork: {exc}") from None
-    for number, (spec, entry) in enumerate(zip(seats, header.seats, strict=True)):
-        if spec.version != entry.version:
-            raise VerificationError(
-                f"{path}: seat {number} was played by {entry.bot} version {entry.version}, "
-                f"this installation has version {spec.version}"
-            )
-    return seats
 
 
 def verify_fork(registry: Registry, path: str | Path, parent: str | Path | None = None) -> Replay:

@@ -10,6 +10,7 @@ from typing import IO, Any
 
 import msgspec
 
+from racedeck.core.bot import BotSpec
 from racedeck.core.errors import LogError, OptionError, RacedeckError, VerificationError
 from racedeck.core.game import AnyGame
 from racedeck.core.log import DebugNote, Fault, Header, LogReader, LogWriter, ResultLine
@@ -167,16 +168,7 @@ def verify_log(registry: Registry, path: str | Path) -> Replay:
             Path(path), rerun_fork(registry, path), on_difference=_raise_difference(path)
         )
         return replay
-    try:
-        seats = [registry.bot(seat.bot, header.game) for seat in header.seats]
-    except RacedeckError as exc:
-        raise VerificationError(f"{path}: cannot re-run the match: {exc}") from None
-    for seat, (spec, entry) in enumerate(zip(seats, header.seats, strict=True)):
-        if spec.version != entry.version:
-            raise VerificationError(
-                f"{path}: seat {seat} was played by {entry.bot} version {entry.version}, "
-                f"this installation has version {spec.version}"
-            )
+    seats = rerun_seats(registry, header, path)
     buffer = io.BytesIO()
     try:
         run_match(
@@ -191,6 +183,30 @@ def verify_log(registry: Registry, path: str | Path) -> Replay:
         raise VerificationError(f"{path}: cannot re-run the match: {exc}") from None
     first_difference(Path(path), buffer.getvalue(), on_difference=_raise_difference(path))
     return replay
+
+
+def rerun_seats(registry: Registry, header: Header, path: str | Path) -> list[BotSpec]:
+    """Return the bots to re-run a logged match with, refusing any that cannot reproduce it.
+
+    A bot must be installed at the version the log names and be reproducible (a person or
+    a wall-clock budget is not).
+    """
+    try:
+        seats = [registry.bot(seat.bot, header.game) for seat in header.seats]
+    except RacedeckError as exc:
+        raise VerificationError(f"{path}: cannot re-run the match: {exc}") from None
+    for seat, (spec, entry) in enumerate(zip(seats, header.seats, strict=True)):
+        if not spec.reproducible:
+            raise VerificationError(
+                f"{path}: seat {seat} was played by {entry.bot}, whose play a seed does not "
+                "fix; the match cannot be re-run (replay without --verify still checks it)"
+            )
+        if spec.version != entry.version:
+            raise VerificationError(
+                f"{path}: seat {seat} was played by {entry.bot} version {entry.version}, "
+                f"this installation has version {spec.version}"
+            )
+    return seats
 
 
 def _raise_difference(path: str | Path) -> Callable[[int, bytes, bytes], None]:

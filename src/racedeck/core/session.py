@@ -28,6 +28,8 @@ class MatchPlan:
     seats: list[BotSpec]
     seed: int
     fault_policy: str = "forfeit"
+    time_limit: float | None = None
+    """Seconds each decision may take; ``None`` for no limit (and no clock read)."""
 
     def default_log_path(self, folder: Path = DEFAULT_LOG_DIR) -> Path:
         """Return the log path named after the match, the same for the same match."""
@@ -44,13 +46,14 @@ def plan_match(
     seed: int,
     options: dict[str, Any],
     fault_policy: str = "forfeit",
+    time_limit: float | None = None,
 ) -> MatchPlan:
     """Resolve names into a match plan, raising clear errors for unknown names and options."""
     game = registry.game(game_name)
     parsed = game.parse_options(options)
     seats = [registry.bot(name, game.name) for name in bots]
     game.check_players(parsed, len(seats))
-    return MatchPlan(game, parsed, seats, seed, fault_policy)
+    return MatchPlan(game, parsed, seats, seed, fault_policy, time_limit)
 
 
 def play_to_log(plan: MatchPlan, log_path: Path | None) -> tuple[MatchOutcome, Path | None]:
@@ -62,7 +65,12 @@ def play_to_log(plan: MatchPlan, log_path: Path | None) -> tuple[MatchOutcome, P
     if log_path is None:
         return (
             run_match(
-                plan.game, plan.options, plan.seats, plan.seed, fault_policy=plan.fault_policy
+                plan.game,
+                plan.options,
+                plan.seats,
+                plan.seed,
+                fault_policy=plan.fault_policy,
+                time_limit=plan.time_limit,
             ),
             None,
         )
@@ -85,6 +93,7 @@ def play_to_log(plan: MatchPlan, log_path: Path | None) -> tuple[MatchOutcome, P
             plan.seed,
             writer=LogWriter(handle),
             fault_policy=plan.fault_policy,
+            time_limit=plan.time_limit,
         )
     except BaseException:
         handle.close()
