@@ -24,7 +24,7 @@ from racedeck.tournament.plan import plan_tournament
 from racedeck.tournament.run import play
 from racedeck.tournament.store import Store
 
-MATCHES = 1600
+MATCHES = 3200
 SPEEDUP_TARGET = 1.7
 RAY_OVERHEAD_LIMIT = 0.15
 

@@ -7,7 +7,8 @@ from collections import Counter
 import pytest
 
 from racedeck.core.rng import derive_seed
-from racedeck.tournament.run import MAX_BATCH, batches
+from racedeck.tournament.executors import DEFAULT_MAX_BATCH
+from racedeck.tournament.run import batches
 from racedeck.tournament.schedule import Schedule
 from racedeck.tournament.spec import TournamentSpec
 
@@ -115,4 +116,4 @@ def test_batches_cover_every_missing_index_once_and_shrink_towards_the_end() -> 
     flat = [i for batch in cut for i in batch]
     assert flat == [*range(3, 5), *range(10, 1000), 1200]
     sizes = [len(batch) for batch in cut]
-    assert max(sizes) <= MAX_BATCH and sizes[1] > sizes[-2] >= 1
+    assert max(sizes) <= DEFAULT_MAX_BATCH and sizes[1] > sizes[-2] >= 1

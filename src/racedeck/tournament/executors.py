@@ -27,6 +27,11 @@ EXECUTORS: tuple[str, ...] = ("local", "ray")
 
 Batch = list[int]
 
+DEFAULT_MAX_BATCH = 64
+"""The most matches one task of a local process pool plays."""
+RAY_MAX_BATCH = 256
+"""The most matches one Ray task plays: a Ray task costs more to ship than a pool's."""
+
 LOCAL_OBJECT_STORE = 256 * 1024**2
 """Bytes of object store a local Ray instance reserves: batches and records are small."""
 
@@ -43,6 +48,8 @@ class Executor(abc.ABC):
     """Runs batches of a tournament's matches on some workers."""
 
     workers: int
+    max_batch: int = DEFAULT_MAX_BATCH
+    """The most matches one task should play."""
 
     @abc.abstractmethod
     def run(self, spec: TournamentSpec, batches: Iterable[Batch]) -> Iterator[list[MatchRecord]]:
@@ -122,6 +129,8 @@ class RayExecutor(Executor):
     on close; with one it joins that cluster, whose nodes must have racedeck (and any
     plugins the tournament uses) installed.
     """
+
+    max_batch = RAY_MAX_BATCH
 
     def __init__(self, workers: int | None, address: str | None = None) -> None:
         try:

@@ -4,28 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from racedeck.tournament.executors import Batch, Executor
+from racedeck.tournament.executors import DEFAULT_MAX_BATCH, Batch, Executor
 from racedeck.tournament.record import MatchRecord
 from racedeck.tournament.store import Store
 
-MAX_BATCH = 64
-"""The most matches one task plays: what a kill can cost is the batches in flight."""
 MIN_BATCH = 4
 """The fewest matches one task plays (except the very last): keeps shipping cheap."""
 
 
-def batches(ranges: list[tuple[int, int]], workers: int) -> Iterator[Batch]:
+def batches(
+    ranges: list[tuple[int, int]], workers: int, max_batch: int = DEFAULT_MAX_BATCH
+) -> Iterator[Batch]:
     """Cut the ranges of indices into batches, lazily, shrinking as the end nears.
 
     Each batch takes about a quarter of a worker's share of what is left (guided
     self-scheduling), so tasks are large while there is plenty to do and small at the
-    end, where one long last task would leave the other workers idle.
+    end, where one long last task would leave the other workers idle. ``max_batch``
+    caps a task: what a kill costs is the batches in flight.
     """
     remaining = sum(stop - start for start, stop in ranges)
     for start, stop in ranges:
         first = start
         while first < stop:
-            size = max(MIN_BATCH, min(MAX_BATCH, remaining // (4 * workers)))
+            size = max(MIN_BATCH, min(max_batch, remaining // (4 * workers)))
             last = min(first + size, stop)
             yield list(range(first, last))
             remaining -= last - first
@@ -44,7 +45,7 @@ def play(
     """
     ranges = list(store.missing())
     played = 0
-    for records in executor.run(store.spec, batches(ranges, executor.workers)):
+    for records in executor.run(store.spec, batches(ranges, executor.workers, executor.max_batch)):
         for record in records:
             store.add(record)
             played += 1
