@@ -19,7 +19,7 @@ from pathlib import Path
 
 from benchmarks.harness import Benchmark
 from racedeck.plugins import load_registry
-from racedeck.tournament.executors import Executor, InlineExecutor, LocalExecutor, RayExecutor
+from racedeck.tournament.executors import Executor, LocalExecutor, RayExecutor
 from racedeck.tournament.plan import plan_tournament
 from racedeck.tournament.run import play
 from racedeck.tournament.store import Store
@@ -46,7 +46,7 @@ _rates: dict[str, list[float]] = {}
 def _executor(kind: str) -> Executor:
     if kind not in _executors:
         _executors[kind] = {
-            "inline": InlineExecutor,
+            "one": lambda: LocalExecutor(1),
             "local": lambda: LocalExecutor(2),
             "ray": lambda: RayExecutor(2),
         }[kind]()
@@ -74,13 +74,13 @@ def _median(kind: str) -> float:
 
 def benchmarks() -> Iterator[Benchmark]:
     yield Benchmark(
-        "tournament: lacorsa races=1, 4 seats, 1 worker", "matches", _tournament("inline")
+        "tournament: lacorsa races=1, 4 seats, 1 worker", "matches", _tournament("one")
     )
     yield Benchmark(
         f"tournament: same, 2 local workers (target {SPEEDUP_TARGET}x 1 worker)",
         "matches",
         _tournament("local"),
-        SPEEDUP_TARGET * _median("inline"),
+        SPEEDUP_TARGET * _median("one"),
     )
     yield Benchmark(
         f"tournament: same, Ray with 2 workers (target overhead < {RAY_OVERHEAD_LIMIT:.0%})",
@@ -88,7 +88,7 @@ def benchmarks() -> Iterator[Benchmark]:
         _tournament("ray"),
         _median("local") / (1 + RAY_OVERHEAD_LIMIT),
     )
-    speedup = _median("local") / _median("inline")
+    speedup = _median("local") / _median("one")
     overhead = _median("local") / _median("ray") - 1
     print(
         f"tournament: 2 local workers run {speedup:.2f}x 1 worker; Ray's overhead is {overhead:.1%}"

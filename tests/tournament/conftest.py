@@ -21,3 +21,13 @@ def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 def rows(db: Path) -> list[tuple[object, ...]]:
     with sqlite3.connect(db) as connection:
         return connection.execute("SELECT * FROM matches ORDER BY idx").fetchall()
+
+
+def rows_or_none(db: Path) -> list[tuple[object, ...]] | None:
+    """The rows of a database another process is still creating, or None."""
+    if not db.exists():
+        return None
+    try:
+        return rows(db)
+    except sqlite3.Error:
+        return None

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from racedeck.core.errors import EXIT_BAD_INPUT, EXIT_USAGE
 from racedeck.core.log import LogReader
-from tests.tournament.conftest import PLUGINS, rows, run_cli
+from tests.tournament.conftest import PLUGINS, rows, rows_or_none, run_cli
 
 SMALL = ["tournament", "lacorsa", "--bot", "heuristic", "--bot", "random", "-o", "races=1"]
 
@@ -204,7 +209,38 @@ def test_bad_input_is_one_line_and_a_distinct_exit_code(
     assert not (tmp_path / "x.sqlite").exists()
 
 
-def test_ctrl_c_stops_with_exit_130_and_says_how_to_resume(
+def test_ctrl_c_stops_with_exit_130_and_says_how_to_resume(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    command = [
+        sys.executable,
+        "-m",
+        "racedeck",
+        *SMALL,
+        "--matches",
+        "100000",
+        "--workers",
+        "2",
+        "--db",
+        str(db),
+    ]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    deadline = time.monotonic() + 60
+    while not rows_or_none(db) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err.decode().strip() == (
+        "racedeck: error: interrupted; every finished match is saved, resume with:"
+        f" racedeck tournament resume {db}"
+    )
+    saved = [row[0] for row in rows(db)]
+    assert saved and len(saved) < 100000 and out == b""
+
+
+def test_a_bot_that_kills_its_worker_costs_its_match_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "t.sqlite"
@@ -220,20 +256,26 @@ def test_ctrl_c_stops_with_exit_130_and_says_how_to_resume(
         "--bot",
         "random",
         "--bot",
-        "interrupter",
+        "exiter",
         "--players",
         "2",
+        "--matches",
+        "24",
         "--workers",
-        "1",
+        "2",
         "--db",
         str(db),
+        "--json",
     ]
-    code, _out, err = run_cli(args, capsys)
-    assert code == 130
-    assert err.count("\n") == 1 and f"resume with: racedeck tournament resume {db}" in err
-    assert [row[0] for row in rows(db)] == [0, 1], (
-        "the matches before the interrupted one are saved"
-    )
+    code, out, err = run_cli(args, capsys)
+    assert code == 0, err
+    matches = [json.loads(line) for line in out.splitlines()[:-1]]
+    assert sorted(m["index"] for m in matches) == list(range(24))
+    for m in matches:
+        if "exiter" in m["seats"]:
+            assert m["status"] == "error" and "worker process died" in m["reason"]
+        else:
+            assert m["status"] == "ok"
 
 
 def test_kept_logs_are_the_same_bytes_with_any_workers_and_replay_verified(

@@ -14,14 +14,16 @@ import importlib
 import multiprocessing
 import os
 import signal
+from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from racedeck.core.errors import UsageError
 from racedeck.tournament.record import MatchRecord
 from racedeck.tournament.spec import TournamentSpec
-from racedeck.tournament.worker import run_batch
+from racedeck.tournament.worker import died_record, run_batch
 
 EXECUTORS: tuple[str, ...] = ("local", "ray")
 
@@ -82,35 +84,71 @@ class LocalExecutor(Executor):
 
     Workers are started with ``spawn``, so each loads its plugins afresh, exactly as a
     remote Ray worker does, and nothing of the parent's state leaks into a match.
+
+    A bot that takes its worker process down (``os._exit``, a crash in an extension)
+    breaks the pool and every batch in flight with it. The pool is then restarted and the
+    matches of those batches are played again one at a time, so that the one that kills
+    its worker is found and recorded as an ``error`` while the others are played as usual.
     """
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._pool = ProcessPoolExecutor(
-            max_workers=workers,
+        self._pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_ignore_interrupts,
         )
 
+    def _restart(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._start()
+
     def run(self, spec: TournamentSpec, batches: Iterable[Batch]) -> Iterator[list[MatchRecord]]:
         """Yield the records of each batch as a worker finishes it."""
         source = iter(batches)
-        pending: set[Future[list[MatchRecord]]] = set()
+        pending: dict[Future[list[MatchRecord]], Batch] = {}
+        suspects: deque[int] = deque()
         try:
-            for batch in source:
-                pending.add(self._pool.submit(run_batch, spec, batch))
-                if len(pending) >= 2 * self.workers:
-                    break
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
+            while True:
+                if suspects:
+                    yield self._isolated(spec, suspects.popleft())
+                    continue
+                while len(pending) < 2 * self.workers:
                     batch = next(source, [])
-                    if batch:
-                        pending.add(self._pool.submit(run_batch, spec, batch))
-                    yield future.result()
+                    if not batch:
+                        break
+                    pending[self._pool.submit(run_batch, spec, batch)] = batch
+                if not pending:
+                    return
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                broken = False
+                for future in done:
+                    batch = pending.pop(future)
+                    if isinstance(future.exception(), BrokenProcessPool):
+                        broken = True
+                        suspects.extend(batch)
+                    else:
+                        yield future.result()
+                if broken:
+                    for batch in pending.values():
+                        suspects.extend(batch)
+                    pending.clear()
+                    suspects = deque(sorted(suspects))
+                    self._restart()
         finally:
             for future in pending:
                 future.cancel()
+
+    def _isolated(self, spec: TournamentSpec, index: int) -> list[MatchRecord]:
+        """Play one match alone on the pool; if its worker dies, record that instead."""
+        try:
+            return self._pool.submit(run_batch, spec, [index]).result()
+        except BrokenProcessPool:
+            self._restart()
+            return [died_record(spec, index)]
 
     def close(self) -> None:
         """Stop the worker processes."""
@@ -190,5 +228,4 @@ def make_executor(kind: str, workers: int | None, address: str | None = None) ->
         raise UsageError("--ray-address needs --executor ray")
     if kind == "ray":
         return RayExecutor(workers, address)
-    count = workers or default_workers()
-    return InlineExecutor() if count == 1 else LocalExecutor(count)
+    return LocalExecutor(workers or default_workers())

@@ -48,6 +48,19 @@ def run_batch(spec: TournamentSpec, indices: Sequence[int]) -> list[MatchRecord]
     return [_play(spec, registry, game, options, schedule.match(index)) for index in indices]
 
 
+def died_record(spec: TournamentSpec, index: int) -> MatchRecord:
+    """Return the record of a match during which its worker process died."""
+    planned = Schedule(spec).match(index)
+    return MatchRecord(
+        index=index,
+        seed=planned.seed,
+        deal=planned.deal,
+        seats=planned.seats,
+        status=ERROR,
+        reason="the worker process died during this match (a bot took it down)",
+    )
+
+
 def _play(
     spec: TournamentSpec, registry: Registry, game: Any, options: Any, planned: ScheduledMatch
 ) -> MatchRecord:

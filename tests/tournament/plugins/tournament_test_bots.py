@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 
@@ -33,11 +34,11 @@ class Slow(Bot):
         return legal[0]
 
 
-class Interrupter(Bot):
-    """Stands for a user pressing Ctrl-C in the middle of a match."""
+class Exiter(Bot):
+    """Takes its whole process down, as a crash in an extension module would."""
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
-        raise KeyboardInterrupt
+        os._exit(3)
 
 
 def _broken() -> Bot:
@@ -49,5 +50,5 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
     register(BotSpec(name="crasher", factory=Crasher, description="raises"))
     register(BotSpec(name="illegal", factory=Illegal, description="plays illegally"))
     register(BotSpec(name="slow", factory=Slow, description="sleeps before each move"))
-    register(BotSpec(name="interrupter", factory=Interrupter, description="presses Ctrl-C"))
+    register(BotSpec(name="exiter", factory=Exiter, description="kills its process"))
     register(BotSpec(name="broken", factory=_broken, description="cannot be built"))
