@@ -12,9 +12,9 @@ $(BIN)/racedeck: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
 	touch $(BIN)/racedeck
 
-## run: install, then play the built-in bots against each other and print the standings
+## run: install, then run a tournament of the built-in bots and print the standings
 run: $(BIN)/racedeck
-	$(BIN)/racedeck play lacorsa --seat heuristic --seat random --seat random --seat random --seed 1
+	$(BIN)/racedeck tournament lacorsa --bot heuristic --bot random --players 4 --seed 1
 
 ## test: install, then run the linters, the type check and the whole test suite
 test: $(BIN)/racedeck
