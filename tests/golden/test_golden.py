@@ -29,3 +29,15 @@ def test_every_registered_game_has_a_golden_log(registry: Registry) -> None:
 def test_no_stray_golden_files() -> None:
     expected = {m.path.name for m in GOLDEN_MATCHES}
     assert {p.name for p in GOLDEN_DIR.glob("*.jsonl")} == expected
+
+
+OLD_DIR = GOLDEN_DIR / "old"
+
+
+@pytest.mark.parametrize("path", sorted(OLD_DIR.glob("*.jsonl")), ids=lambda p: p.stem)
+def test_logs_from_older_state_versions_still_replay_and_verify(registry: Registry, path) -> None:  # type: ignore[no-untyped-def]
+    """Never regenerated: these logs were written before a state schema change."""
+    replay = replay_log(registry, path)
+    assert replay.complete, replay.error
+    assert replay.header.state_version < replay.game.state_version
+    verify_log(registry, path)

@@ -39,6 +39,9 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
     action_type: ClassVar[Any]
     state_type: ClassVar[type[msgspec.Struct]]
     observation_type: ClassVar[Any]
+    state_version: ClassVar[int] = 1
+    """Bump when the state's fields change: a log's final-state hash is compared only when
+    it was written with the same state version (its events and result always are)."""
     conformance_options: ClassVar[tuple[dict[str, Any], ...]] = ({},)
     """Option sets the conformance suite plays at every player count; keep them quick."""
 

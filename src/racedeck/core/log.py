@@ -49,6 +49,8 @@ class Header(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     seats: tuple[SeatEntry, ...]
     fault_policy: str
     fork: ForkOrigin | None = None
+    state_version: int = 1
+    """The game's state schema version; the final-state hash is only comparable within it."""
 
 
 class Fault(msgspec.Struct, frozen=True, kw_only=True):

@@ -13,7 +13,15 @@ import msgspec
 from racedeck.core.bot import BotSpec
 from racedeck.core.errors import LogError, OptionError, RacedeckError, VerificationError
 from racedeck.core.game import AnyGame
-from racedeck.core.log import DebugNote, Fault, Header, LogReader, LogWriter, ResultLine
+from racedeck.core.log import (
+    DebugNote,
+    Fault,
+    Header,
+    LogReader,
+    LogWriter,
+    ResultLine,
+    encode,
+)
 from racedeck.core.model import Options
 from racedeck.core.runner import run_match, state_hash
 from racedeck.plugins import Registry
@@ -120,7 +128,8 @@ def replay_log(
         )
     result = replay.result
     if result is not None and replay.error is None:
-        if state_hash(replay.state) != result.state_hash:
+        same_schema = replay.header.state_version == replay.game.state_version
+        if same_schema and state_hash(replay.state) != result.state_hash:
             replay.error = LogError(
                 str(path), 0, "the final state does not match the result line's state hash"
             )
@@ -170,19 +179,41 @@ def verify_log(registry: Registry, path: str | Path) -> Replay:
         return replay
     seats = rerun_seats(registry, header, path)
     buffer = io.BytesIO()
+    writer = LogWriter(buffer)
+    # The re-run goes under the logged header, so that a log written by another engine
+    # version is judged by its events and result, not by the version string it names.
+    writer.header(header)
     try:
         run_match(
             replay.game,
             replay.options,
             seats,
             header.seed,
-            writer=LogWriter(buffer),
+            writer=writer,
             fault_policy=header.fault_policy,
+            start_state=replay.game.initial_state(replay.options, header.players),
         )
     except OptionError as exc:
         raise VerificationError(f"{path}: cannot re-run the match: {exc}") from None
-    first_difference(Path(path), buffer.getvalue(), on_difference=_raise_difference(path))
+    rerun = buffer.getvalue()
+    if header.state_version != replay.game.state_version:
+        rerun = _with_logged_state_hash(rerun, replay.result)
+    first_difference(Path(path), rerun, on_difference=_raise_difference(path))
     return replay
+
+
+def _with_logged_state_hash(rerun: bytes, logged: ResultLine | None) -> bytes:
+    """Put the logged final-state hash into a re-run's result line.
+
+    A log from an older state version hashed a differently shaped state; everything else
+    about its ending (events, hash chain, result) must still match.
+    """
+    if logged is None:
+        return rerun
+    body, _, last = rerun.rstrip(b"\n").rpartition(b"\n")
+    result = msgspec.json.decode(last, type=ResultLine)
+    patched = msgspec.structs.replace(result, state_hash=logged.state_hash)
+    return body + b"\n" + encode(patched) + b"\n"
 
 
 def rerun_seats(registry: Registry, header: Header, path: str | Path) -> list[BotSpec]:

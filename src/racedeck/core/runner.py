@@ -153,6 +153,7 @@ def make_header(
         seed=seed,
         seats=tuple(SeatEntry(bot=spec.name, version=spec.version) for spec in seats),
         fault_policy=fault_policy,
+        state_version=game.state_version,
     )
 
 

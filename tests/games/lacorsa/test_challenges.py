@@ -35,6 +35,9 @@ def test_both_cars_play_and_the_higher_total_wins() -> None:
     assert after.order[:2] == (1, 0)
     assert after.spaces[:2] == (1, 0)
     assert after.played[-3:] == tuple(sorted(hand("R 9"))) + hand("10")
+    # Who played which card is public: every seat sees it.
+    assert after.played_by[-3:] == (0, 0, 1)
+    assert all(GAME.observe(after, seat).played_by == after.played_by for seat in range(3))
 
 
 def test_a_tie_goes_to_the_car_in_front() -> None:

@@ -127,6 +127,7 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
     action_type = LacorsaAction
     state_type = LacorsaState
     observation_type = LacorsaObservation
+    state_version = 2
     conformance_options = (
         {"races": 1},
         {"races": 2, "board_length": 8},
@@ -377,13 +378,19 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
                 hands=tuple(hands),
                 spaces=_set(state.spaces, car, state.spaces[car] + 1),
                 played=(*state.played, event.card),
+                played_by=(*state.played_by, car),
             )
             return settle(state, state.cursor + 1, 0, state.lap)
         if isinstance(event, Discarded):
             car = event.car
             hands = list(state.hands)
             hands[car] = _remove(hands[car], event.cards)
-            state = replace(state, hands=tuple(hands), played=state.played + event.cards)
+            state = replace(
+                state,
+                hands=tuple(hands),
+                played=state.played + event.cards,
+                played_by=state.played_by + (car,) * len(event.cards),
+            )
             return settle(state, state.cursor + 1, 0, state.lap)
         if isinstance(event, RaceDealt):
             cars = len(event.hands)
@@ -401,14 +408,17 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
                 attacker=-1,
                 defender=-1,
                 played=(),
+                played_by=(),
                 qualifying_totals=(),
             )
         if isinstance(event, QualifyingRevealed):
             played = tuple(c for cards in state.committed for c in cards or ())
+            by = tuple(car for car, cards in enumerate(state.committed) for _ in cards or ())
             return replace(
                 state,
                 qualifying_totals=event.totals,
                 played=state.played + played,
+                played_by=state.played_by + by,
                 committed=(None,) * len(state.committed),
             )
         if isinstance(event, GridFormed):
@@ -431,11 +441,13 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
 
     def _after_challenge(self, state: LacorsaState, event: ChallengeResolved) -> LacorsaState:
         a, d = event.attacker, event.defender
-        played = state.played + (state.committed[a] or ()) + (state.committed[d] or ())
+        a_cards, d_cards = state.committed[a] or (), state.committed[d] or ()
+        played = state.played + a_cards + d_cards
+        played_by = state.played_by + (a,) * len(a_cards) + (d,) * len(d_cards)
         committed = list(state.committed)
         committed[a] = committed[d] = None
         cursor = state.cursor
-        state = replace(state, played=played, committed=tuple(committed))
+        state = replace(state, played=played, played_by=played_by, committed=tuple(committed))
         if event.winner != a:
             return settle(state, cursor + 1, 0, state.lap)
         order = list(state.order)
@@ -478,6 +490,7 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
             points=state.points,
             board_length=state.options.board_length,
             deciding_car=self.deciding_car(state, seat),
+            played_by=state.played_by,
         )
 
     def hidden_variants(self, state: LacorsaState, seat: int, rng: Rng) -> LacorsaState | None:

@@ -41,6 +41,7 @@ def state_from_observation(observation: Any, options: Any) -> Any:
         attacker=obs.attacker,
         defender=obs.defender,
         played=obs.played,
+        played_by=obs.played_by,
         qualifying_totals=obs.qualifying_totals,
         results=obs.results,
         points=obs.points,

@@ -40,6 +40,8 @@ class LacorsaState(msgspec.Struct, frozen=True, kw_only=True):
     """Per finished race, its cars from first place to last."""
     points: tuple[int, ...] = ()
     """Championship points per car so far."""
+    played_by: tuple[int, ...] = ()
+    """The car that played each card of ``played``, in the same order."""
 
 
 class LacorsaObservation(Observation, frozen=True, tag="lacorsa"):
@@ -75,3 +77,5 @@ class LacorsaObservation(Observation, frozen=True, tag="lacorsa"):
     board_length: int
     deciding_car: int
     """The car of this seat that the legal actions are for, or -1."""
+    played_by: tuple[int, ...] = ()
+    """The car that played each card of ``played``, in the same order."""
