@@ -102,12 +102,23 @@ def new_bot(
         typer.Option("--into", help="The folder to write (default: ./racedeck-NAME)."),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Write into a non-empty folder.")] = False,
+    json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Write a ready plugin package for a new bot: pyproject, bot class, tests, README."""
     rules = registry(plugins_dir).game(game)
     folder = into if into is not None else Path(f"racedeck-{name}")
     files = write_package(name, rules.name, folder, force=force)
+    if json:
+        emit_json(
+            {
+                "bot": name,
+                "game": rules.name,
+                "folder": str(folder),
+                "files": [str(path) for path in files],
+            }
+        )
+        return
     typer.echo(f"wrote the plugin package {folder} ({len(files)} files):")
     for path in files:
         typer.echo(f"  {path}")

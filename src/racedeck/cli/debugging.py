@@ -163,14 +163,19 @@ def html(
             "--seat", help="Only this seat's view (repeat for more): no state, no event contents."
         ),
     ] = None,
+    json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Write one self-contained HTML page that replays the match, step by step."""
     from racedeck.inspect.html import replay_page
     from racedeck.inspect.output import write_whole
 
-    write_whole(out, replay_page(registry(plugins_dir), log, seat or None).encode())
-    typer.echo(f"html: {out}")
+    page = replay_page(registry(plugins_dir), log, seat or None).encode()
+    write_whole(out, page)
+    if json:
+        emit_json({"log": str(log), "html": str(out), "bytes": len(page), "seats": seat})
+    else:
+        typer.echo(f"html: {out}")
 
 
 def chart(
