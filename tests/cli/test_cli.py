@@ -384,3 +384,19 @@ def test_verify_refuses_a_bot_whose_play_a_seed_does_not_fix(
     code, _out, err = run_main(["replay", str(log), "--verify", *common], capsys)
     assert code == EXIT_VERIFY_FAILED
     assert "seat 1 was played by moody, whose play a seed does not fix" in err
+
+
+def test_html_and_new_bot_speak_json(tmp_path: Path) -> None:
+    log = play_log(tmp_path)
+    page = tmp_path / "replay.html"
+    result = runner.invoke(app, ["html", str(log), "-o", str(page), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["html"] == str(page) and data["bytes"] == page.stat().st_size
+    result = runner.invoke(
+        app, ["new-bot", "zoom", "--game", "lacorsa", "--into", str(tmp_path / "zoom"), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    files = json.loads(result.output)["files"]
+    assert any(f.endswith("pyproject.toml") for f in files)
+    assert all(Path(f).exists() for f in files)
