@@ -51,6 +51,16 @@ def decisions_without_logs() -> int:
     return _Counting.decisions
 
 
+def decisions_with_logs() -> int:
+    spec = _counting_spec()
+    _Counting.decisions = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for seed in range(RACES):
+            with open(os.path.join(folder, f"{seed}.jsonl"), "wb") as handle:
+                run_match(_game, _options, [spec] * 6, seed, writer=LogWriter(handle))
+    return _Counting.decisions
+
+
 def races_with_logs() -> int:
     with tempfile.TemporaryDirectory() as folder:
         for seed in range(RACES):
@@ -79,5 +89,8 @@ def benchmarks() -> list[Benchmark]:
         Benchmark("lacorsa: 6-car races, random bots, no logs", "races", races_without_logs, 1000),
         Benchmark("lacorsa: decisions, random bots, no logs", "decisions", decisions_without_logs),
         Benchmark("lacorsa: 6-car races, random bots, writing logs", "races", races_with_logs),
+        Benchmark(
+            "lacorsa: decisions, random bots, writing logs", "decisions", decisions_with_logs
+        ),
         Benchmark("lacorsa: replay (hash check + fold)", "events", replay_events, 200_000),
     ]
