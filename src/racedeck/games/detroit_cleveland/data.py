@@ -12,9 +12,9 @@ from typing import Literal
 
 import msgspec
 
+from racedeck.core.data import Source, Tagged, TaggedList
 from racedeck.core.errors import DataError
 
-Source = Literal["seed", "published", "proposal"]
 Kind = Literal["move", "switch", "ten", "bid"]
 
 WHITE = 6
@@ -40,20 +40,6 @@ class CardData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     switch: list[str] = []
     car: str = ""
     note: str = ""
-
-
-class Tagged(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A single number and where it comes from."""
-
-    value: int
-    source: Source
-
-
-class TaggedList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A list of numbers and where it comes from."""
-
-    values: list[int]
-    source: Source
 
 
 class GameData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -8,13 +8,11 @@ indexes follow the data file: 0-2 are the Extend cards 1, 2 and the Drafting Ext
 from __future__ import annotations
 
 from importlib import resources
-from typing import Literal
 
 import msgspec
 
+from racedeck.core.data import Source, Tagged, TaggedList, decode_data
 from racedeck.core.errors import DataError
-
-Source = Literal["seed", "published", "proposal"]
 
 
 class Suit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -35,20 +33,6 @@ class Rank(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     source: Source
 
 
-class Tagged(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A single number and where it comes from."""
-
-    value: int
-    source: Source
-
-
-class TaggedList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A list of numbers and where it comes from."""
-
-    values: list[int]
-    source: Source
-
-
 class LacorsaData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The whole data file."""
 
@@ -63,10 +47,7 @@ class LacorsaData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 def load(raw: bytes, origin: str = "lacorsa.json") -> LacorsaData:
     """Decode and check LACORSA's data, raising ``DataError`` with what is wrong."""
-    try:
-        data = msgspec.json.decode(raw, type=LacorsaData)
-    except msgspec.DecodeError as exc:
-        raise DataError(f"{origin}: {exc}") from None
+    data = decode_data(raw, LacorsaData, origin)
     if len(data.suits) != 6:
         raise DataError(f"{origin}: expected 6 suits, found {len(data.suits)}")
     if len(data.ranks) != 13:

@@ -14,9 +14,9 @@ from typing import Literal
 
 import msgspec
 
+from racedeck.core.data import Source, Tagged, TaggedList
 from racedeck.core.errors import DataError
 
-Source = Literal["seed", "published", "proposal"]
 TrapEffect = Literal["lose_turn", "switcheroo", "back", "swat", "magnet", "glue", "hammer"]
 AdvantageEffect = Literal[
     "cancel",
@@ -41,24 +41,10 @@ class Terrain(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     source: Source
 
 
-class Tagged(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A single number and where it comes from."""
-
-    value: int
-    source: Source
-
-
 class Copies(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """How many of each terrain, in terrain order, and where that comes from."""
 
     copies: list[int]
-    source: Source
-
-
-class TaggedList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A list of numbers and where it comes from."""
-
-    values: list[int]
     source: Source
 
 
