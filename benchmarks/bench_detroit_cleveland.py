@@ -7,8 +7,7 @@ import io
 import os
 import tempfile
 
-from benchmarks.harness import Benchmark
-from racedeck.core.bot import BotSpec
+from benchmarks.harness import Benchmark, DecisionCounter
 from racedeck.core.log import LogWriter
 from racedeck.core.replay import replay_log
 from racedeck.core.runner import run_match
@@ -22,21 +21,6 @@ _registry = load_registry(entry_points=False)
 _game = _registry.game("detroit-cleveland")
 _options = _game.parse_options({"races": 1})
 _random = _registry.bot("random", "detroit-cleveland")
-
-
-class _Counting:
-    decisions = 0
-
-
-def _counting_spec() -> BotSpec:
-    from racedeck.bots.random_bot import RandomBot
-
-    class CountingRandom(RandomBot):
-        def act(self, observation, legal, rng):  # type: ignore[no-untyped-def]
-            _Counting.decisions += 1
-            return super().act(observation, legal, rng)
-
-    return BotSpec(name="random", factory=CountingRandom, description="counting")
 
 
 def races_without_logs() -> int:
@@ -53,11 +37,11 @@ def cleveland_races_without_logs() -> int:
 
 
 def decisions_without_logs() -> int:
-    spec = _counting_spec()
-    _Counting.decisions = 0
+    counter = DecisionCounter()
+    spec = counter.spec
     for seed in range(RACES):
         run_match(_game, _options, [spec] * 6, seed)
-    return _Counting.decisions
+    return counter.decisions
 
 
 def races_with_logs() -> int:

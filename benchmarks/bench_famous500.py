@@ -7,9 +7,7 @@ import io
 import os
 import tempfile
 
-from benchmarks.harness import Benchmark
-from racedeck.bots.random_bot import RandomBot
-from racedeck.core.bot import BotSpec
+from benchmarks.harness import Benchmark, DecisionCounter
 from racedeck.core.log import LogWriter
 from racedeck.core.replay import replay_log
 from racedeck.core.runner import run_match
@@ -23,16 +21,6 @@ _options = _game.parse_options({})
 _random = _registry.bot("random", "famous-500")
 
 
-class _Counting:
-    decisions = 0
-
-
-class _CountingRandom(RandomBot):
-    def act(self, observation, legal, rng):  # type: ignore[no-untyped-def]
-        _Counting.decisions += 1
-        return super().act(observation, legal, rng)
-
-
 def races_without_logs() -> int:
     for seed in range(RACES):
         run_match(_game, _options, [_random, _random], seed)
@@ -40,11 +28,11 @@ def races_without_logs() -> int:
 
 
 def decisions_without_logs() -> int:
-    spec = BotSpec(name="random", factory=_CountingRandom, description="counting")
-    _Counting.decisions = 0
+    counter = DecisionCounter()
+    spec = counter.spec
     for seed in range(RACES):
         run_match(_game, _options, [spec, spec], seed)
-    return _Counting.decisions
+    return counter.decisions
 
 
 def races_with_logs() -> int:

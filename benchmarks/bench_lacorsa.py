@@ -7,8 +7,7 @@ import io
 import os
 import tempfile
 
-from benchmarks.harness import Benchmark
-from racedeck.core.bot import BotSpec
+from benchmarks.harness import Benchmark, DecisionCounter
 from racedeck.core.log import LogWriter
 from racedeck.core.replay import replay_log
 from racedeck.core.runner import run_match
@@ -22,21 +21,6 @@ _options = _game.parse_options({"races": 1})
 _random = _registry.bot("random", "lacorsa")
 
 
-class _Counting:
-    decisions = 0
-
-
-def _counting_spec() -> BotSpec:
-    from racedeck.bots.random_bot import RandomBot
-
-    class CountingRandom(RandomBot):
-        def act(self, observation, legal, rng):  # type: ignore[no-untyped-def]
-            _Counting.decisions += 1
-            return super().act(observation, legal, rng)
-
-    return BotSpec(name="random", factory=CountingRandom, description="counting")
-
-
 def races_without_logs() -> int:
     for seed in range(RACES):
         run_match(_game, _options, [_random] * 6, seed)
@@ -44,21 +28,21 @@ def races_without_logs() -> int:
 
 
 def decisions_without_logs() -> int:
-    spec = _counting_spec()
-    _Counting.decisions = 0
+    counter = DecisionCounter()
+    spec = counter.spec
     for seed in range(RACES):
         run_match(_game, _options, [spec] * 6, seed)
-    return _Counting.decisions
+    return counter.decisions
 
 
 def decisions_with_logs() -> int:
-    spec = _counting_spec()
-    _Counting.decisions = 0
+    counter = DecisionCounter()
+    spec = counter.spec
     with tempfile.TemporaryDirectory() as folder:
         for seed in range(RACES):
             with open(os.path.join(folder, f"{seed}.jsonl"), "wb") as handle:
                 run_match(_game, _options, [spec] * 6, seed, writer=LogWriter(handle))
-    return _Counting.decisions
+    return counter.decisions
 
 
 def races_with_logs() -> int:

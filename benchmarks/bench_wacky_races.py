@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import io
 
-from benchmarks.harness import Benchmark
-from racedeck.bots.random_bot import RandomBot
-from racedeck.core.bot import BotSpec
+from benchmarks.harness import Benchmark, DecisionCounter
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
 from racedeck.plugins import load_registry
@@ -19,14 +17,6 @@ _options = _game.parse_options({})
 _random = _registry.bot("random", "wacky-races")
 
 
-class _CountingRandom(RandomBot):
-    decisions = 0
-
-    def act(self, observation, legal, rng):  # type: ignore[no-untyped-def]
-        _CountingRandom.decisions += 1
-        return super().act(observation, legal, rng)
-
-
 def races_without_logs() -> int:
     for seed in range(RACES):
         run_match(_game, _options, [_random] * 6, seed)
@@ -34,11 +24,11 @@ def races_without_logs() -> int:
 
 
 def decisions_without_logs() -> int:
-    spec = BotSpec(name="random", factory=_CountingRandom, description="counting")
-    _CountingRandom.decisions = 0
+    counter = DecisionCounter()
+    spec = counter.spec
     for seed in range(RACES):
         run_match(_game, _options, [spec] * 6, seed)
-    return _CountingRandom.decisions
+    return counter.decisions
 
 
 def races_with_logs() -> int:

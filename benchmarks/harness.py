@@ -61,3 +61,21 @@ def report_line(m: Measurement) -> str:
         f"{b.name:<58} {m.median:>12,.0f} {b.unit}/s  "
         f"(min {min(m.rates):,.0f}, max {max(m.rates):,.0f}){verdict}"
     )
+
+
+class DecisionCounter:
+    """A random bot spec that counts the decisions every seat using it makes."""
+
+    def __init__(self) -> None:
+        from racedeck.bots.random_bot import RandomBot
+        from racedeck.core.bot import BotSpec
+
+        counter = self
+
+        class CountingRandom(RandomBot):
+            def act(self, observation, legal, rng):  # type: ignore[no-untyped-def]
+                counter.decisions += 1
+                return super().act(observation, legal, rng)
+
+        self.decisions = 0
+        self.spec = BotSpec(name="random", factory=CountingRandom, description="counting")
