@@ -16,8 +16,9 @@ $(BIN)/racedeck: pyproject.toml
 run: $(BIN)/racedeck
 	$(BIN)/racedeck tournament lacorsa --bot heuristic --bot random --players 4 --seed 1
 
-## test: install, then run the linters, the type check and the whole test suite
+## test: install (with the system packages the browser test needs), then lint, type-check, test
 test: $(BIN)/racedeck
+	bash .ci/system-deps
 	$(BIN)/ruff check src tests benchmarks plugins
 	$(BIN)/mypy src
 	$(BIN)/python -m pytest
