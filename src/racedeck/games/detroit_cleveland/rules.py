@@ -782,6 +782,9 @@ class DetroitCleveland(
             results=state.results,
             track=options.track,
             track_hash=options.track_hash,
+            turn=state.turn,
+            passes=state.passes,
+            owners=state.owners,
         )
 
     def hidden_variants(self, state: State, seat: int, rng: Rng) -> State | None:

@@ -12,16 +12,17 @@ from typing import Any
 def state_from_observation(observation: Any, options: Any) -> Any:
     """Rebuild a Detroit-Cleveland state from a seat's observation.
 
-    Not observed, so approximated: the turns in a row without a card (taken as 0), the
-    absolute turn number (the smallest consistent with the switches in force), and the
-    owners of cars in past races (unowned).
+    Every public fact is observed (the turn, the turns in a row without a card, past
+    races' owners), so only the hidden cards are placeholders: the other hands are filled
+    from the cards the seat has not seen, and the face-down bidding deck in car order.
     """
     from racedeck.games.detroit_cleveland import data as rules
-    from racedeck.games.detroit_cleveland.state import NO_CARS, DetroitClevelandState
+    from racedeck.games.detroit_cleveland.state import DetroitClevelandState
 
     obs = observation
     players, seat = obs.players, obs.seat
-    revealed = tuple(s for s in range(players) if s != seat and obs.hands[s] is not None)
+    dealt = len(obs.hands)  # 0 between races: nothing is dealt
+    revealed = tuple(s for s in range(dealt) if s != seat and obs.hands[s] is not None)
     in_deck = bool(options.ten_counts_in_deck)
     cards = list(rules.RACE_DECK) + (list(rules.TEN_COUNT) if in_deck else [])
     if not in_deck:
@@ -31,7 +32,7 @@ def state_from_observation(observation: Any, options: Any) -> Any:
             if card in cards:
                 cards.remove(card)
     hands: list[tuple[int, ...]] = []
-    for s in range(players):
+    for s in range(dealt):
         if s == seat or s in revealed:
             hands.append(tuple(obs.hands[s] or obs.hand if s == seat else obs.hands[s]))
             continue
@@ -50,11 +51,6 @@ def state_from_observation(observation: Any, options: Any) -> Any:
     bottom = [car for car in obs.refused if car in waiting]
     deck = tuple(car for car in waiting if car not in bottom) + tuple(bottom)
     bought = [car for car in obs.start_order if obs.owner[car] >= 0]
-    turn = 0
-    if obs.phase == "race" and obs.order:
-        at = obs.order.index(obs.to_act) if obs.to_act in obs.order else 0
-        floor = max((sw.until - players for sw in obs.switches), default=0)
-        turn = floor + (at - floor) % players
     return DetroitClevelandState(
         options=options,
         players=players,
@@ -76,7 +72,8 @@ def state_from_observation(observation: Any, options: Any) -> Any:
         last_buyer=obs.owner[bought[-1]] if bought else -1,
         auction=obs.auction,
         order=obs.order,
-        turn=turn,
+        turn=obs.turn,
+        passes=obs.passes,
         card=obs.card,
         slot=obs.slot,
         switches=obs.switches,
@@ -84,5 +81,5 @@ def state_from_observation(observation: Any, options: Any) -> Any:
         revealed=revealed,
         finished=obs.finished,
         results=obs.results,
-        owners=(NO_CARS,) * len(obs.results),
+        owners=obs.owners,
     )

@@ -95,7 +95,10 @@ class DetroitClevelandObservation(Observation, frozen=True, tag="detroit_clevela
     ``refused`` are the cars known to wait at the bottom of the bidding deck. ``switches``
     are the switch cards in force: the two cars swapped, the seat that played it and the
     turn at whose end it stops. ``card`` is the movement card being played and ``slot`` the
-    index of its next car; ``to_act`` is the seat to decide.
+    index of its next car; ``to_act`` is the seat to decide. ``turn`` counts the race's
+    turns from 0 (the seat to play is ``order[turn % players]``), ``passes`` the turns in a
+    row without a card played, and ``owners`` has, per finished race, each car's owner
+    (-1: unowned).
     """
 
     seat: int
@@ -129,3 +132,6 @@ class DetroitClevelandObservation(Observation, frozen=True, tag="detroit_clevela
     results: tuple[tuple[int, ...], ...]
     track: str
     track_hash: str
+    turn: int = 0
+    passes: int = 0
+    owners: tuple[tuple[int, ...], ...] = ()
