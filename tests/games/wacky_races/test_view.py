@@ -4,8 +4,24 @@ from __future__ import annotations
 
 import random
 
+from msgspec.structs import replace
+
 from racedeck.games.wacky_races.actions import EndTurn
-from tests.games.wacky_races.helpers import TRAP, D, F, G, M, P, make
+from tests.games.wacky_races.helpers import (
+    ANTS,
+    ARMY,
+    LUKE,
+    PETER,
+    RED_MAX,
+    RUFUS,
+    TRAP,
+    D,
+    F,
+    G,
+    M,
+    P,
+    make,
+)
 
 
 def test_observation_hides_other_hands_trap_identities_and_the_draw_order() -> None:
@@ -95,3 +111,47 @@ def test_render_observation_shows_only_what_the_seat_sees() -> None:
     assert "face down" in text and "Giant Hammer" not in text
     assert "Farm, Farm, Prairie" in text and "2 cards" in text
     assert G.render(state, 1).splitlines() == text.splitlines()[1:]
+
+
+def test_past_races_fields_are_public_and_sampled_exactly() -> None:
+    """A championship's finished races are public: each race's order and its field (the
+    racer of every car) are in every seat's observation, alike for all, unchanged by
+    redealing what a seat cannot see, and copied into a sampled state."""
+    from racedeck.core.model import ENGINE
+    from racedeck.core.rng import engine_stream
+
+    options = G.parse_options({"races": 3})
+    rng = random.Random(5)
+    state = G.initial_state(options, 2)
+    events = finished_races_seen = 0
+    while not G.next_step(state).over:
+        step = G.next_step(state)
+        if step.engine:
+            new = G.decide(state, ENGINE, None, engine_stream(5, events))
+        else:
+            seat = step.seats[0]
+            legal = G.legal_actions(state, seat)
+            new = G.decide(state, seat, legal[rng.randrange(len(legal))], None)
+        for event in new:
+            state = G.evolve(state, event)
+            events += 1
+        assert len(state.fields) == len(state.results)
+        for seat in range(2):
+            seen = G.observe(state, seat)
+            assert seen.fields == state.fields
+            variant = G.hidden_variants(state, seat, rng)
+            if variant is not None:
+                assert G.observe(variant, seat).fields == state.fields
+            assert G.sample_state(seen, options, seat, rng).fields == state.fields
+        finished_races_seen += bool(state.fields)
+    assert len(state.fields) == 3 and finished_races_seen
+
+    # A past field unlike this race's is copied as it is, not taken as this race's.
+    past = (RUFUS, LUKE, PETER, ANTS, ARMY, RED_MAX)
+    state = make(players=2, hands=((D, F), (M, M, P)), results=((3, 0, 1, 2, 4, 5),))
+    state = replace(state, fields=(past,))
+    views = [G.observe(state, seat) for seat in range(2)]
+    assert [view.fields for view in views] == [(past,), (past,)]
+    for seat, view in enumerate(views):
+        sample = G.sample_state(view, state.options, seat, random.Random(seat))
+        assert sample.fields == (past,) != (state.field,)

@@ -925,6 +925,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
             finished=state.finished,
             results=state.results,
             points=state.points,
+            fields=state.fields,
         )
 
     def _face_down(self, traps: tuple[int, ...]) -> tuple[bool, ...]:
@@ -969,8 +970,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
 
         The other hands and the draw pile are dealt at random from the movement cards the
         seat has not seen; the face-down traps and the trap deck from the traps not yet
-        revealed. What no observation records (each past race's field) is taken as this
-        race's.
+        revealed. Every public fact, past races' fields included, is copied.
         """
         obs = observation
         players = obs.players
@@ -1023,7 +1023,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
             gas_done=obs.gas_done,
             finished=obs.finished,
             results=obs.results,
-            fields=(obs.field,) * len(obs.results),
+            fields=obs.fields,
             points=obs.points,
         )
 

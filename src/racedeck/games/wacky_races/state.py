@@ -70,6 +70,8 @@ class WackyObservation(Observation, frozen=True, gc=False, tag="wacky_races"):
     Face-down traps show only where they are (``traps``); other seats' hands only their
     sizes; the draw pile only its size. ``discard`` and ``trap_discard`` count what has
     been played face up, so a bot can count cards without a memory of its own.
+    ``results`` and ``fields`` are the championship so far: per finished race, its cars
+    first to last and the racer of each car.
     """
 
     seat: int
@@ -101,3 +103,4 @@ class WackyObservation(Observation, frozen=True, gc=False, tag="wacky_races"):
     finished: tuple[int, ...]
     results: tuple[tuple[int, ...], ...]
     points: tuple[int, ...]
+    fields: tuple[tuple[int, ...], ...] = ()
