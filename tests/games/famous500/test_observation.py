@@ -124,3 +124,30 @@ def test_a_sealed_design_and_pit_declaration_are_redrawn() -> None:
     assert GAME.observe(GAME.hidden_variants(design, 0, random.Random(1)), 0) == GAME.observe(
         design, 0
     )  # type: ignore[arg-type]
+
+
+def test_where_cards_went_under_the_pit_deck_and_pit_points_are_public() -> None:
+    """After drawing a card from the top of the pit deck, you return a card of your choice
+    to the bottom of it: every driver sees where a card went under the deck (not which card),
+    and the Speed points of a section being pitted once it is revealed. Both drivers see the
+    same, redealing what one cannot see changes nothing, and a sampled state has them."""
+    rng = random.Random(7)
+    returns_seen = points_seen = 0
+    for seed in range(40):
+        for state in _walk(seed):
+            by = tuple(-1 if m == 0 else (0 if m == 1 else 1) for m in state.deck_known)
+            views = [GAME.observe(state, seat) for seat in (0, 1)]
+            for seat, view in enumerate(views):
+                assert view.pit_deck_returned == by and view.points == state.points
+                variant = GAME.hidden_variants(state, seat, rng)
+                if variant is not None:
+                    again = GAME.observe(variant, seat)
+                    assert (again.pit_deck_returned, again.points) == (by, state.points)
+                sampled = GAME.sample_state(view, state.options, seat, rng)
+                assert sampled is not None
+                assert sampled.deck_known == state.deck_known
+                assert sampled.points == state.points
+                assert GAME.observe(sampled, seat) == view
+            returns_seen += any(b >= 0 for b in by)
+            points_seen += any(state.points)
+    assert returns_seen > 20 and points_seen > 20

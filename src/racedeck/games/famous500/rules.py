@@ -94,6 +94,8 @@ class DesignChoices(tuple):  # type: ignore[type-arg]
 _DESIGNS: dict[int, DesignChoices] = {}
 _PLAYS: dict[tuple[tuple[int, ...], bool], tuple[Famous500Action, ...]] = {}
 _SINGLES: dict[tuple[str, tuple[int, ...]], tuple[Famous500Action, ...]] = {}
+_RETURNED: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Pit deck masks (who knows each card) to the seat that put each card there (-1: dealt)."""
 
 
 def designs(difficulty: int) -> DesignChoices:
@@ -717,6 +719,9 @@ class Famous500(
             )
         else:
             deck_known = (0,) * len(masks)
+        returned = _RETURNED.get(masks)
+        if returned is None:
+            returned = _RETURNED[masks] = tuple(m.bit_length() - 1 for m in masks)
         return Famous500Observation(
             seat=seat,
             phase=phase,
@@ -740,6 +745,8 @@ class Famous500(
             pit_order=state.pit_order,
             trailing=state.trailing,
             winner=state.winner,
+            pit_deck_returned=returned,
+            points=state.points,
         )
 
     def hidden_variants(self, state: Famous500State, seat: int, rng: Rng) -> Famous500State | None:

@@ -12,10 +12,10 @@ from typing import Any
 def state_from_observation(observation: Any, options: Any) -> Any:
     """Rebuild a Famous 500 state from a driver's observation.
 
-    Not observed, so approximated: which unknown pit-deck cards the opponent put there (any
-    of them may be), what the opponent knows of this driver's hand, the points of a section
-    being pitted (0), the first rows of the car sheets (the current ones) and the opponent's
-    sealed answers (not given yet).
+    Copied: every public fact, with which driver put each pit deck card where it lies and
+    the points of a section being pitted. Not observed, so approximated: what the opponent
+    knows of this driver's hand, the first rows of the car sheets (the current ones) and
+    the opponent's sealed answers (not given yet).
     """
     from racedeck.games.famous500.state import Famous500State
 
@@ -38,6 +38,9 @@ def state_from_observation(observation: Any, options: Any) -> Any:
     maybe: list[tuple[int, ...]] = [(), ()]
     maybe[seat] = getattr(obs, "opponent_maybe", ())
     cars = tuple(car or (0, 0, 0, 0) for car in obs.cars)
+    returned = getattr(obs, "pit_deck_returned", ())
+    if len(returned) != len(obs.pit_deck_known):  # an observation from before the field
+        returned = tuple(seat if c else other for c in obs.pit_deck_known)
     fields: dict[str, Any] = {
         "options": options,
         "setup": obs.setup,
@@ -45,7 +48,7 @@ def state_from_observation(observation: Any, options: Any) -> Any:
         "deals": obs.deals,
         "hands": tuple(hands),
         "pit_deck": tuple(c or filler for c in obs.pit_deck_known),
-        "deck_known": tuple((1 << seat) if c else (1 << other) for c in obs.pit_deck_known),
+        "deck_known": tuple(0 if by < 0 else 1 << by for by in returned),
         "opponent_known": tuple(known),
         "opponent_maybe": tuple(maybe),
         "cars": cars,
@@ -56,6 +59,7 @@ def state_from_observation(observation: Any, options: Any) -> Any:
         "laid": tuple(laid),
         "pits": obs.pits,
         "pit_order": obs.pit_order,
+        "points": getattr(obs, "points", (0, 0)),
         "trailing": obs.trailing,
         "discards": obs.discards,
         "history": obs.history,

@@ -121,6 +121,10 @@ class Famous500Observation(Observation, frozen=True, tag="famous-500"):
     it there) and 0 elsewhere; ``opponent_known`` cards it knows the opponent holds;
     ``opponent_maybe`` cards the opponent held before it put cards under the pit deck;
     ``cars`` the car sheets (the opponent's is ``None`` until both are designed).
+    ``pit_deck_returned`` says, per pit deck position top first, which driver put the
+    card there (-1: it was dealt there): where a card went under the deck is public, the
+    card is not. ``points`` are the Speed points of a section whose pit stops are being
+    resolved (public since the reveal; ``(0, 0)`` at any other time).
     """
 
     seat: int
@@ -147,3 +151,5 @@ class Famous500Observation(Observation, frozen=True, tag="famous-500"):
     pit_order: tuple[int, ...]
     trailing: int
     winner: int
+    pit_deck_returned: tuple[int, ...] = ()
+    points: tuple[int, ...] = (0, 0)
