@@ -247,6 +247,15 @@ class LogReader:
         self.last_hash = header_hash(raw.rstrip(b"\n"))
         return header
 
+    def _note(self, lineno: int, seq: int, kind: str, payload: bytes) -> LogEntry:
+        """Decode a fault or debug line's payload into its entry."""
+        try:
+            if kind == "fault":
+                return LogEntry(lineno, seq, None, _fault_decoder.decode(payload))
+            return LogEntry(lineno, seq, None, None, _debug_decoder.decode(payload))
+        except msgspec.DecodeError as exc:
+            raise self._fail(lineno, f"malformed {kind} line: {exc}") from None
+
     def __iter__(self) -> Iterator[LogEntry]:
         lineno = self.lines_read
         expected_seq = 0
@@ -277,28 +286,15 @@ class LogReader:
                 expected_seq += 1
                 self.events_read = expected_seq
                 yield LogEntry(lineno, line.seq, payload, None)
-            elif line.kind == "fault":
-                payload = bytes(line.fault)
+            elif line.kind in ("fault", "debug"):
+                payload = bytes(line.fault if line.kind == "fault" else line.debug)
                 last_hash = chain(last_hash, payload)
                 if last_hash != line.hash:
-                    raise self._fail(lineno, "hash mismatch at a fault line: the log was altered")
+                    raise self._fail(
+                        lineno, f"hash mismatch at a {line.kind} line: the log was altered"
+                    )
                 self.last_hash = last_hash
-                try:
-                    fault = _fault_decoder.decode(payload)
-                except msgspec.DecodeError as exc:
-                    raise self._fail(lineno, f"malformed fault: {exc}") from None
-                yield LogEntry(lineno, line.seq, None, fault)
-            elif line.kind == "debug":
-                payload = bytes(line.debug)
-                last_hash = chain(last_hash, payload)
-                if last_hash != line.hash:
-                    raise self._fail(lineno, "hash mismatch at a debug line: the log was altered")
-                self.last_hash = last_hash
-                try:
-                    note = _debug_decoder.decode(payload)
-                except msgspec.DecodeError as exc:
-                    raise self._fail(lineno, f"malformed debug note: {exc}") from None
-                yield LogEntry(lineno, line.seq, None, None, note)
+                yield self._note(lineno, line.seq, line.kind, payload)
             elif line.kind == "result":
                 try:
                     result = _result_decoder.decode(raw)
