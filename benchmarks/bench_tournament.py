@@ -73,9 +73,7 @@ def _median(kind: str) -> float:
 
 
 def benchmarks() -> Iterator[Benchmark]:
-    yield Benchmark(
-        "tournament: lacorsa races=1, 4 seats, 1 worker", "matches", _tournament("one")
-    )
+    yield Benchmark("tournament: lacorsa races=1, 4 seats, 1 worker", "matches", _tournament("one"))
     yield Benchmark(
         f"tournament: same, 2 local workers (target {SPEEDUP_TARGET}x 1 worker)",
         "matches",

@@ -6,10 +6,14 @@ noisy; the spread (min and max) is printed beside it.
 
 from __future__ import annotations
 
+import io
+import os
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -79,3 +83,78 @@ class DecisionCounter:
 
         self.decisions = 0
         self.spec = BotSpec(name="random", factory=CountingRandom, description="counting")
+
+
+class GameRuns:
+    """The standard runs of one game between random bots, as benchmark bodies.
+
+    ``matches`` seeded matches of ``players`` seats with ``options``; each method plays
+    them one way and returns how many units it did.
+    """
+
+    def __init__(self, game: str, options: dict[str, Any], players: int, matches: int) -> None:
+        from racedeck.plugins import load_registry
+
+        self.registry = load_registry(entry_points=False)
+        self.game = self.registry.game(game)
+        self.options = self.game.parse_options(options)
+        self.players = players
+        self.count = matches
+        self.random = self.registry.bot("random", game)
+        self._replay_logs: list[bytes] = []
+
+    def matches(self, options: dict[str, Any] | None = None) -> int:
+        """Play the matches without logs; return how many."""
+        from racedeck.core.runner import run_match
+
+        chosen = self.options if options is None else self.game.parse_options(options)
+        for seed in range(self.count):
+            run_match(self.game, chosen, [self.random] * self.players, seed)
+        return self.count
+
+    def matches_with_logs(self) -> int:
+        """Play the matches writing each log to a file; return how many."""
+        self._with_logs([self.random] * self.players)
+        return self.count
+
+    def decisions(self, write_logs: bool = False) -> int:
+        """Play the matches and return how many decisions the bots made."""
+        from racedeck.core.runner import run_match
+
+        counter = DecisionCounter()
+        seats = [counter.spec] * self.players
+        if write_logs:
+            self._with_logs(seats)
+        else:
+            for seed in range(self.count):
+                run_match(self.game, self.options, seats, seed)
+        return counter.decisions
+
+    def replay(self, options: dict[str, Any], logs: int = 1) -> int:
+        """Replay (hash check and fold) ``logs`` matches played with ``options``; count events."""
+        from racedeck.core.log import LogWriter
+        from racedeck.core.replay import replay_log
+        from racedeck.core.runner import run_match
+
+        if not self._replay_logs:
+            chosen = self.game.parse_options(options)
+            for seed in range(logs):
+                buffer = io.BytesIO()
+                seats = [self.random] * self.players
+                run_match(self.game, chosen, seats, seed + 1, writer=LogWriter(buffer))
+                self._replay_logs.append(buffer.getvalue())
+        events = 0
+        for log in self._replay_logs:
+            replay = replay_log(self.registry, "bench.jsonl", stream=io.BytesIO(log))
+            assert replay.complete
+            events += replay.events
+        return events
+
+    def _with_logs(self, seats: list[Any]) -> None:
+        from racedeck.core.log import LogWriter
+        from racedeck.core.runner import run_match
+
+        with tempfile.TemporaryDirectory() as folder:
+            for seed in range(self.count):
+                with open(os.path.join(folder, f"{seed}.jsonl"), "wb") as handle:
+                    run_match(self.game, self.options, seats, seed, writer=LogWriter(handle))
