@@ -16,6 +16,8 @@ def test_golden_log_replays_and_verifies(registry: Registry, match) -> None:  # 
     assert replay.complete, replay.error
     assert replay.header.game == match.game
     assert [s.bot for s in replay.header.seats] == list(match.seats)
+    assert replay.game.next_step(replay.state).over
+    assert getattr(replay.state, "phase", "over") == "over"
     verify_log(registry, match.path)
 
 
