@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ from typer.testing import CliRunner
 
 from racedeck.cli.app import app, main
 from racedeck.core.errors import EXIT_USAGE
+from tests.packaging import install_into
 
 runner = CliRunner()
 pytestmark = pytest.mark.slow
@@ -37,25 +37,7 @@ def test_new_bot_writes_a_package_that_installs_lists_plays_and_passes_its_tests
     assert 'pit-boss = "racedeck_pit_boss.plugin"' in (package / "pyproject.toml").read_text()
 
     site = tmp_path / "site"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--no-build-isolation",
-            "--target",
-            str(site),
-            str(package),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    env = {**os.environ, "PYTHONPATH": str(site)}
-    env.pop("RACEDECK_LOAD_PLUGINS", None)
-    listing = subprocess.run(
+    env = install_into(package, tmp_path / "site")
         [sys.executable, "-m", "racedeck", "bots", "--game", "lacorsa", "--json"],
         env=env,
         capture_output=True,

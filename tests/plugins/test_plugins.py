@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +13,7 @@ from racedeck.core.bot import BotSpec
 from racedeck.core.errors import PluginError
 from racedeck.core.runner import run_match
 from racedeck.plugins import builtin_plugin_modules, load_registry, plugin_manager
+from tests.packaging import install_into
 
 ROOT = Path(__file__).parents[2]
 EXAMPLE_PACKAGE = ROOT / "plugins" / "racedeck-example-bot"
@@ -82,27 +82,7 @@ def test_registering_something_that_is_not_a_bot_is_refused() -> None:
 
 @pytest.mark.slow
 def test_the_example_package_installs_registers_and_plays(tmp_path: Path) -> None:
-    target = tmp_path / "site"
-    install = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--no-build-isolation",
-            "--target",
-            str(target),
-            str(EXAMPLE_PACKAGE),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert install.returncode == 0, install.stderr
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), *sys.path])}
-    env.pop("RACEDECK_LOAD_PLUGINS", None)
+    env = install_into(EXAMPLE_PACKAGE, tmp_path / "site")
     bots = subprocess.run(
         [sys.executable, "-m", "racedeck", "bots", "--game", "lacorsa", "--json"],
         capture_output=True,
