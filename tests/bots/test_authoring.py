@@ -36,8 +36,8 @@ def test_new_bot_writes_a_package_that_installs_lists_plays_and_passes_its_tests
         assert (package / name).is_file(), name
     assert 'pit-boss = "racedeck_pit_boss.plugin"' in (package / "pyproject.toml").read_text()
 
-    site = tmp_path / "site"
     env = install_into(package, tmp_path / "site")
+    listing = subprocess.run(
         [sys.executable, "-m", "racedeck", "bots", "--game", "lacorsa", "--json"],
         env=env,
         capture_output=True,
