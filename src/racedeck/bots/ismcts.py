@@ -15,6 +15,7 @@ for a seed on every machine; a wall-clock budget exists too, and is not reproduc
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -29,7 +30,7 @@ from racedeck.core.errors import RacedeckError
 from racedeck.core.game import AnyGame
 from racedeck.core.model import ENGINE, Action, Observation, Options, Result
 from racedeck.core.rng import Rng
-from racedeck.core.runner import NO_CHANCE
+from racedeck.core.step import NO_CHANCE, Turn
 
 WIDEN_ABOVE = 20
 """Nodes with more legal actions than this widen progressively."""
@@ -158,12 +159,7 @@ class Ismcts(Bot):
         """Run one simulation from ``state``; return how many forward-model steps it took."""
         game = self._game
         assert game is not None
-        next_step, legal_actions, decide, evolve = (
-            game.next_step,
-            game.legal_actions,
-            game.decide,
-            game.evolve,
-        )
+        next_step, legal_actions, resolve = game.next_step, game.legal_actions, game.resolve
         exploration = self.budget.exploration
         randbelow = rng.randrange
         policy, epsilon = self._policy, self.budget.epsilon
@@ -173,8 +169,9 @@ class Ismcts(Bot):
         while True:
             step = next_step(state)
             if step.engine:
-                for event in decide(state, ENGINE, None, rng):
-                    state = evolve(state, event)
+                turn: Turn[Any, Any] = Turn(game, state, rng)
+                resolve(turn, ENGINE, None)
+                state = turn.state
                 steps += 1
                 continue
             seats = step.seats
@@ -207,10 +204,11 @@ class Ismcts(Bot):
                     joint.append(legal[randbelow(len(legal))])
             else:
                 joint = [_guided(game, policy[seat], state, seat, epsilon, rng) for seat in seats]
+            turn = Turn(game, state, NO_CHANCE)
             for seat, action in zip(seats, joint, strict=True):
-                for event in decide(state, seat, action, NO_CHANCE):
-                    state = evolve(state, event)
+                resolve(turn, seat, action)
                 steps += 1
+            state = turn.state
         reward = rewards(game.result(state), self.budget.rank_weight)
         for seat, stats in path:
             stats[0] += 1
@@ -279,23 +277,19 @@ def _heuristics(game: AnyGame, players: int, options: Options) -> list[Bot] | No
     return bots
 
 
-_HEURISTICS: dict[str, BotFactory | None] = {}
-
-
+@functools.cache
 def _heuristic_factory(game: str) -> BotFactory | None:
     """Return the factory of the bot registered as ``heuristic`` for ``game``, if any."""
-    if game not in _HEURISTICS:
-        from racedeck.plugins import load_registry
+    from racedeck.plugins import load_registry
 
-        # Built-in games never depend on which plugins the environment allows.
-        builtin = load_registry(entry_points=False)
-        registry = builtin if game in builtin.games else load_registry()
-        try:
-            factory: BotFactory | None = registry.bot("heuristic", game).factory
-        except RacedeckError:
-            factory = None
-        _HEURISTICS[game] = factory
-    return _HEURISTICS[game]
+    # Built-in games never depend on which plugins the environment allows.
+    builtin = load_registry(entry_points=False)
+    registry = builtin if game in builtin.games else load_registry()
+    try:
+        factory: BotFactory | None = registry.bot("heuristic", game).factory
+    except RacedeckError:
+        factory = None
+    return factory
 
 
 def _favourite(

@@ -12,6 +12,8 @@ from racedeck.core.rng import Rng
 class RandomBot(Bot):
     """Plays one of the legal actions, each equally likely."""
 
+    reads_observation = False
+
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Return a uniformly drawn legal action."""
         return legal[rng.randrange(len(legal))]

@@ -21,6 +21,10 @@ from racedeck.core.rng import Rng
 class Bot(abc.ABC):
     """A strategy for one seat of one match; a new instance plays each match."""
 
+    reads_observation: ClassVar[bool] = True
+    """False for bots that never look at their observation (a uniformly random bot): the
+    engine then hands them ``NOT_OBSERVED`` and does not build the observation at all."""
+
     emits_debug: ClassVar[bool] = False
     """True for bots whose ``take_debug`` may return text for the log after a decision."""
 

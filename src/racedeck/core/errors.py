@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Never
+
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -66,3 +68,16 @@ class VerificationError(RacedeckError):
 
 class PluginError(RacedeckError):
     """A plugin could not be loaded or registered something invalid."""
+
+
+class UnknownEventError(RacedeckError, TypeError):
+    """A game was asked to fold an event that is not of its event union."""
+
+
+def unknown_event(event: Never) -> Never:
+    """Raise ``UnknownEventError`` for ``event``; mypy proves a dispatch never reaches here.
+
+    Call it in the last branch of a game's ``evolve``: with the parameter typed ``Never``,
+    a dispatch that misses an event type of the union fails the type check.
+    """
+    raise UnknownEventError(f"no rule folds an event of type {type(event).__name__}")

@@ -1,23 +1,32 @@
 """The contract every game implements: a pure decider.
 
 ``initial_state`` gives the state before anything happened; ``next_step`` says who acts;
-``legal_actions`` enumerates a seat's choices; ``decide`` validates a choice (or runs the
-engine's own turn) and returns events; ``evolve`` folds one event into a state;
-``observe`` cuts a state down to what one seat may know; ``result`` scores a finished
-match. Only ``decide`` may draw random numbers, and what it draws goes into events.
+``legal_actions`` enumerates a seat's choices; ``resolve`` emits the events of a legal
+choice (or of the engine's own turn) into a ``Turn`` that folds each as it is emitted;
+``evolve`` folds one event into a state; ``observe`` cuts a state down to what one seat
+may know; ``result`` scores a finished match. Only the engine's turn may draw random
+numbers, and what it draws goes into events.
+
+A game object is a stateless table of rules: no method changes an attribute, so one
+instance serves every match, every search and every thread, and handing it to a bot hands
+over no secret. The core owns the step (``racedeck.core.step``): legality is checked there
+once per decision, and every event is folded exactly once.
 """
 
 from __future__ import annotations
 
 import abc
 from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
 from racedeck.core.errors import OptionError
 from racedeck.core.model import Action, Event, Observation, Options, Result, Step
 from racedeck.core.rng import Rng
+
+if TYPE_CHECKING:
+    from racedeck.core.step import Turn
 
 StateT = TypeVar("StateT", bound=msgspec.Struct)
 ActionT = TypeVar("ActionT", bound=Action)
@@ -63,12 +72,25 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
         """Return every legal action of ``seat``, in a fixed order."""
 
     @abc.abstractmethod
-    def decide(self, state: StateT, actor: int, action: ActionT | None, rng: Rng) -> list[EventT]:
-        """Validate ``action`` by ``actor`` (or run the engine's turn) and return its events."""
+    def resolve(self, turn: Turn[StateT, EventT], actor: int, action: ActionT | None) -> None:
+        """Emit into ``turn`` the events of ``actor`` taking the legal ``action``.
+
+        ``actor`` is ``ENGINE`` (with ``None``) for the engine's own turn, which may draw
+        from ``turn.rng``. The core has checked the action against ``legal_actions``;
+        automatic consequences are emitted here too, each read off ``turn.state`` after
+        the events before it.
+        """
+
+    def explain_illegal(self, state: StateT, seat: int, action: object) -> str:
+        """Return why ``action`` is not legal for ``seat`` (only asked when it is not).
+
+        Games override this to name the rule; the default says nothing more.
+        """
+        return ""
 
     @abc.abstractmethod
     def evolve(self, state: StateT, event: EventT) -> StateT:
-        """Return the state after ``event``; pure and total."""
+        """Return the state after ``event``; pure, and an error for an event it does not know."""
 
     @abc.abstractmethod
     def observe(self, state: StateT, seat: int) -> ObservationT:
@@ -140,13 +162,6 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
             raise OptionError(
                 f"{self.name} takes {self.min_players} to {self.max_players} players, got {players}"
             )
-
-    def fold(self, state: StateT, events: Sequence[EventT]) -> StateT:
-        """Return ``state`` with every event of ``events`` folded in."""
-        evolve = self.evolve
-        for event in events:
-            state = evolve(state, event)
-        return state
 
 
 AnyGame = Game[Any, Any, Any, Any, Any]

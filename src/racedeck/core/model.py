@@ -25,6 +25,14 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """A game's options; every field has a default that follows the rulebook."""
 
 
+class Unobserved(Observation, frozen=True, kw_only=True, tag="unobserved"):
+    """What a bot that declares it never reads its observation is handed instead of one."""
+
+
+NOT_OBSERVED = Unobserved()
+"""The one ``Unobserved``: bots with ``reads_observation = False`` get it, at no cost."""
+
+
 ENGINE = -1
 """The actor that stands for the engine itself: chance, scoring and non-player racers."""
 

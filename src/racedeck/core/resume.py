@@ -17,12 +17,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from racedeck.core.bot import Bot, BotSpec
-from racedeck.core.errors import IllegalActionError
 from racedeck.core.game import AnyGame
 from racedeck.core.log import encode
-from racedeck.core.model import ENGINE, Action, Observation, Options, Result
+from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Observation, Options, Result
 from racedeck.core.rng import Rng, bot_stream, engine_stream
-from racedeck.core.runner import NO_CHANCE
+from racedeck.core.step import NO_CHANCE, fold, resolve
 
 
 class ResumedBot(Bot):
@@ -51,9 +50,10 @@ class ResumedBot(Bot):
 
 def _seat_events(
     game: AnyGame, state: Any, seats: tuple[int, ...], events: Sequence[Any], start: int
-) -> list[int] | None:
-    """Return how many recorded events each seat's decision gave, or None if they do not fit.
+) -> tuple[list[int], Any] | None:
+    """Return how many recorded events each seat's decision gave and the state after them.
 
+    ``None`` when they do not fit.
     The runner asks every seat of a step against the same state, then decides them in
     seat order, each against the state the earlier ones left. When the recorded events
     end inside the step (a fork point splitting a sealed decision), the list is shorter
@@ -67,18 +67,19 @@ def _seat_events(
             break
         for action in legal[seat]:
             try:
-                produced = game.decide(current, seat, action, NO_CHANCE)
-            except (IllegalActionError, RuntimeError):
+                turn = resolve(game, current, seat, action, NO_CHANCE)
+            except Exception:  # noqa: BLE001 - an action the game cannot take here explains nothing
                 continue
+            produced = turn.events
             # Compared as canonical bytes: a game may build a tuple field from a list.
             if produced and _same(events[at : at + len(produced)], produced):
-                current = game.fold(current, produced)
+                current = turn.state
                 at += len(produced)
                 counts.append(len(produced))
                 break
         else:
             return None
-    return counts
+    return counts, current
 
 
 def _same(recorded: Sequence[Any], produced: Sequence[Any]) -> bool:
@@ -105,23 +106,25 @@ def watched(
     at = 0
     while at < len(events):
         step = game.next_step(state)
-        counts = _seat_events(game, state, step.seats, events, at) if step.seats else None
-        if counts is None:
+        found = _seat_events(game, state, step.seats, events, at) if step.seats else None
+        if found is None:
             # The engine's turn (or events no seat's decision explains): fold and go on.
-            state = game.evolve(state, events[at])
+            state = fold(game, state, events[at : at + 1])
             at += 1
             continue
+        counts, after = found
         for number, seat in enumerate(step.seats):
-            legal = game.legal_actions(state, seat)
+            legal = tuple(game.legal_actions(state, seat))
+            bot = bots[seat]
+            seen = game.observe(state, seat) if bot.reads_observation else NOT_OBSERVED
             # The recorded events stand whatever the bot answers, or if it fails.
             with contextlib.suppress(Exception):
-                answer = bots[seat].act(game.observe(state, seat), legal, rngs[seat])
+                answer = bot.act(seen, legal, rngs[seat])
                 if number >= len(counts):
                     # The fork point split this sealed step: the seat already chose.
                     pending[seat] = answer
-        for count in counts:
-            state = game.fold(state, events[at : at + count])
-            at += count
+        state = after
+        at += sum(counts)
     return [
         BotSpec(
             name=spec.name,
@@ -152,23 +155,24 @@ def split_decision(
     while at < len(events):
         step = game.next_step(state)
         if step.engine:
-            produced = game.decide(state, ENGINE, None, engine_stream(seed, at))
+            turn = resolve(game, state, ENGINE, None, engine_stream(seed, at))
+            produced, after = turn.events, turn.state
         elif step.seats:
-            produced = _first_decision(game, state, step.seats, events, at)
+            produced, after = _first_decision(game, state, step.seats, events, at)
         else:
             return None
         if not produced or not _same(events[at : at + len(produced)], produced[: len(events) - at]):
             return None  # the log does not follow from its header here; nothing to tell
         if at + len(produced) > len(events):
             return at
-        state = game.fold(state, produced)
+        state = after
         at += len(produced)
     return None
 
 
 def _first_decision(
     game: AnyGame, state: Any, seats: tuple[int, ...], events: Sequence[Any], at: int
-) -> list[Any]:
+) -> tuple[list[Any], Any]:
     """Return the events of the seat's decision that the recorded events begin with.
 
     In a sealed step every seat decides from the same state, in seat order, so the next
@@ -177,9 +181,10 @@ def _first_decision(
     for seat in seats:
         for action in game.legal_actions(state, seat):
             try:
-                produced = game.decide(state, seat, action, NO_CHANCE)
-            except (IllegalActionError, RuntimeError):
+                turn = resolve(game, state, seat, action, NO_CHANCE)
+            except Exception:  # noqa: BLE001 - an action the game cannot take here explains nothing
                 continue
+            produced = turn.events
             if produced and _same(events[at : at + len(produced)], produced[: len(events) - at]):
-                return list(produced)
-    return []
+                return produced, turn.state
+    return [], state

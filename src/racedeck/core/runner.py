@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import random
 import signal
 import threading
 import time
@@ -24,7 +23,7 @@ import msgspec
 
 from racedeck import __version__
 from racedeck.core.bot import Bot, BotFault, BotGone, BotSpec, BotTimeout
-from racedeck.core.errors import IllegalActionError, OptionError
+from racedeck.core.errors import OptionError
 from racedeck.core.game import AnyGame
 from racedeck.core.hashing import digest
 from racedeck.core.log import (
@@ -38,27 +37,15 @@ from racedeck.core.log import (
     SeatEntry,
     encode,
 )
-from racedeck.core.model import ENGINE, Action, Observation, Options, Result
+from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Observation, Options, Result
 from racedeck.core.rng import Rng, bot_stream, engine_stream
+from racedeck.core.step import NO_CHANCE, Turn, choose
 
 FaultPolicy = Literal["forfeit", "substitute"]
 FAULT_POLICIES: tuple[str, ...] = ("forfeit", "substitute")
 
 DEBUG_LIMIT = 2000
 """The most characters of one debug text that go into the log."""
-
-
-class _NoChance(random.Random):
-    """Handed to ``decide`` for a seat's action: seats' actions never draw random numbers."""
-
-    def random(self) -> float:
-        raise RuntimeError("a seat's decision drew a random number; only the engine may")
-
-    def getrandbits(self, k: int, /) -> int:
-        raise RuntimeError("a seat's decision drew a random number; only the engine may")
-
-
-NO_CHANCE: random.Random = _NoChance(0)
 
 
 class _Substitute(Bot):
@@ -294,29 +281,34 @@ def _play(
             record_debug(seat)
 
     debugging = any(bot.emits_debug for bot in bots)
+    reads = [bot.reads_observation for bot in bots]
     next_step = game.next_step
     legal_actions = game.legal_actions
     observe = game.observe
-    decide = game.decide
-    evolve = game.evolve
-    encode_event = encode
+    resolve = game.resolve
     seq = start_events
+    write = writer.event if writer is not None else None
 
     while forfeit is None:
         step = next_step(state)
         if step.engine:
-            events = decide(state, ENGINE, None, engine_stream(seed, seq))
+            turn: Turn[Any, Any] = Turn(game, state, engine_stream(seed, seq))
+            resolve(turn, ENGINE, None)
         elif step.seats:
-            chosen = []
+            chosen: list[tuple[int, Action]] = []
             for seat in step.seats:
-                legal = legal_actions(state, seat)
+                offered = legal_actions(state, seat)
+                # The bot gets its own immutable copy: nothing it does to it reaches the engine.
+                legal = offered if type(offered) is tuple else tuple(offered)
+                observation = observe(state, seat) if reads[seat] else NOT_OBSERVED
                 gone = False
+                action: Action | None
                 try:
                     if clock is None:
-                        action = bots[seat].act(observe(state, seat), legal, rngs[seat])
+                        answer = bots[seat].act(observation, legal, rngs[seat])
                     else:
-                        action = clock.call(
-                            limits[seat], bots[seat].act, observe(state, seat), legal, rngs[seat]
+                        answer = clock.call(
+                            limits[seat], bots[seat].act, observation, legal, rngs[seat]
                         )
                 except BotTimeout:
                     reason = f"exceeded its time limit of {limits[seat]:g} s"
@@ -326,10 +318,11 @@ def _play(
                     gone = isinstance(exc, BotGone)
                     action = None
                 else:
-                    reason = "" if action in legal else f"returned an illegal action {action!r}"
+                    action = choose(legal, answer)
+                    reason = "" if action is not None else f"returned an illegal action {answer!r}"
                 if debugging:
                     record_debug(seat)
-                if reason:
+                if action is None:
                     if gone:
                         forfeit = replace_bot(seat, reason)
                     else:
@@ -342,27 +335,17 @@ def _play(
                 chosen.append((seat, action))
             if forfeit is not None:
                 break
-            events = []
+            # Sealed choices are resolved in seat order, each from the state the last left.
+            turn = Turn(game, state, NO_CHANCE)
             for seat, action in chosen:
-                try:
-                    seat_events = decide(state, seat, action, NO_CHANCE)
-                except IllegalActionError as exc:
-                    raise RuntimeError(
-                        f"{game.name}: legal_actions offered an action decide refused: {exc}"
-                    ) from exc
-                for event in seat_events:
-                    state = evolve(state, event)
-                    seq += 1
-                    if writer is not None:
-                        writer.event(encode_event(event))
-            continue
+                resolve(turn, seat, action)
         else:
             break
-        for event in events:
-            state = evolve(state, event)
-            seq += 1
-            if writer is not None:
-                writer.event(encode_event(event))
+        state = turn.state
+        seq += len(turn.events)
+        if write is not None:
+            for event in turn.events:
+                write(encode(event))
 
     if forfeit is not None:
         unit = "points"

@@ -357,6 +357,11 @@ class DetroitCleveland(
         self._slot_moves = [Move(car=car, to=space_id(track, d)) for car, d, _ in options]
         return options
 
+    def resolve(self, turn: Any, actor: int, action: Any) -> None:
+        """Transitional: emit what ``decide`` returns."""
+        for event in self.decide(turn.state, actor, action, turn.rng):
+            turn.emit(event)
+
     def decide(
         self, state: State, actor: int, action: DetroitClevelandAction | None, rng: Rng
     ) -> list[Event]:

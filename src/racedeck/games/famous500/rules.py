@@ -283,6 +283,11 @@ class Famous500(
         above = state.setup.false_start_above
         return all(c > above for c in state.hands[seat])
 
+    def resolve(self, turn: Any, actor: int, action: Any) -> None:
+        """Transitional: emit what ``decide`` returns."""
+        for event in self.decide(turn.state, actor, action, turn.rng):
+            turn.emit(event)
+
     def decide(
         self, state: Famous500State, actor: int, action: Famous500Action | None, rng: Rng
     ) -> list[Famous500Event]:

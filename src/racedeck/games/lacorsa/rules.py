@@ -13,10 +13,11 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
-from racedeck.core.errors import IllegalActionError, OptionError
+from racedeck.core.errors import OptionError, unknown_event
 from racedeck.core.game import Game
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
+from racedeck.core.step import Turn
 from racedeck.games.lacorsa import data
 from racedeck.games.lacorsa.actions import Discard, Extend, LacorsaAction, Play
 from racedeck.games.lacorsa.data import DRAFTING, EXTEND_RANKS, HAND_SIZE, POINTS, REDLINE
@@ -236,22 +237,24 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         length = state.options.board_length
         return not (length and state.spaces[car] >= length - 1)
 
-    def decide(
-        self, state: LacorsaState, actor: int, action: LacorsaAction | None, rng: Rng
-    ) -> list[LacorsaEvent]:
-        """Validate a seat's action and return its event, or run the engine's turn."""
+    def resolve(
+        self, turn: Turn[LacorsaState, LacorsaEvent], actor: int, action: LacorsaAction | None
+    ) -> None:
+        """Emit a seat's sealed card, extend or discard, or run the engine's turn."""
         if actor == ENGINE:
-            return self._engine(state, rng)
-        if action is None:
-            raise IllegalActionError(action, actor, "a seat must choose an action")
-        why = self._why_illegal(state, actor, action)
-        if why:
-            raise IllegalActionError(action, actor, why)
-        if isinstance(action, Play):
-            return [CardsCommitted(car=action.car, cards=action.cards)]
-        if isinstance(action, Extend):
-            return [Extended(car=action.car, card=action.card)]
-        return [Discarded(car=action.car, cards=action.cards)]
+            self._engine(turn)
+        elif isinstance(action, Play):
+            turn.emit(CardsCommitted(car=action.car, cards=action.cards))
+        elif isinstance(action, Extend):
+            turn.emit(Extended(car=action.car, card=action.card))
+        elif isinstance(action, Discard):
+            turn.emit(Discarded(car=action.car, cards=action.cards))
+
+    def explain_illegal(self, state: LacorsaState, seat: int, action: object) -> str:
+        """Say which rule ``action`` breaks."""
+        if not isinstance(action, Play | Extend | Discard):
+            return f"{type(action).__name__} is not a LACORSA action"
+        return self._why_illegal(state, seat, action)
 
     def _why_illegal(self, state: LacorsaState, seat: int, action: LacorsaAction) -> str:
         car = self.deciding_car(state, seat)
@@ -289,7 +292,8 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
                 return f"card {c} is not in car {car}'s hand"
         return ""
 
-    def _engine(self, state: LacorsaState, rng: Rng) -> list[LacorsaEvent]:
+    def _engine(self, turn: Turn[LacorsaState, LacorsaEvent]) -> None:
+        state, rng = turn.state, turn.rng
         phase = state.phase
         if phase == "deal":
             cars = len(state.owner)
@@ -298,17 +302,17 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
             hands = tuple(
                 tuple(sorted(cards[i * HAND_SIZE : (i + 1) * HAND_SIZE])) for i in range(cars)
             )
-            return [RaceDealt(race=state.race, hands=hands)]
-        if phase == "grid":
-            return self._qualifying(state, rng)
-        if phase == "reveal":
+            turn.emit(RaceDealt(race=state.race, hands=hands))
+        elif phase == "grid":
+            self._qualifying(turn)
+        elif phase == "reveal":
             a, d = state.attacker, state.defender
             a_cards, d_cards = state.committed[a], state.committed[d]
             a_total = data.play_total(a_cards) if a_cards else 0
             # A defender with no cards left loses automatically.
             d_total = data.play_total(d_cards) if d_cards else -1
             winner = a if a_total > d_total else d
-            return [
+            turn.emit(
                 ChallengeResolved(
                     attacker=a,
                     defender=d,
@@ -316,128 +320,60 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
                     defender_total=d_total,
                     winner=winner,
                 )
-            ]
-        if phase == "score":
+            )
+        elif phase == "score":
             places = tuple(reversed(state.order))
             points = [0] * len(state.owner)
             for place, car in enumerate(places):
                 points[car] = POINTS[place]
-            return [RaceScored(race=state.race, places=places, points=tuple(points))]
-        raise IllegalActionError(None, ENGINE, f"the engine has nothing to do in phase {phase!r}")
+            turn.emit(RaceScored(race=state.race, places=places, points=tuple(points)))
 
-    def _qualifying(self, state: LacorsaState, rng: Rng) -> list[LacorsaEvent]:
-        totals = tuple(data.play_total(cards or ()) for cards in state.committed)
-        events: list[LacorsaEvent] = [QualifyingRevealed(totals=totals)]
+    def _qualifying(self, turn: Turn[LacorsaState, LacorsaEvent]) -> None:
+        totals = tuple(data.play_total(cards or ()) for cards in turn.state.committed)
+        turn.emit(QualifyingRevealed(totals=totals))
         order: list[int] = []
         for total in sorted(set(totals)):
             tied = [car for car, t in enumerate(totals) if t == total]
-            order.extend(self._break_tie(tied, rng, events))
-        events.append(GridFormed(order=tuple(order)))
-        return events
+            order.extend(self._break_tie(tied, turn))
+        turn.emit(GridFormed(order=tuple(order)))
 
-    def _break_tie(self, cars: list[int], rng: Rng, events: list[LacorsaEvent]) -> list[int]:
+    def _break_tie(self, cars: list[int], turn: Turn[LacorsaState, LacorsaEvent]) -> list[int]:
         """Return ``cars`` from last to first; tied cars roll the die, highest ahead."""
         if len(cars) == 1:
             return cars
-        rolls = tuple(rng.randint(1, data.DIE_SIDES) for _ in cars)
-        events.append(QualifyingTieRolled(cars=tuple(cars), rolls=rolls))
+        rolls = tuple(turn.rng.randint(1, data.DIE_SIDES) for _ in cars)
+        turn.emit(QualifyingTieRolled(cars=tuple(cars), rolls=rolls))
         ordered: list[int] = []
         for roll in sorted(set(rolls)):
             ordered.extend(
-                self._break_tie(
-                    [c for c, r in zip(cars, rolls, strict=True) if r == roll], rng, events
-                )
+                self._break_tie([c for c, r in zip(cars, rolls, strict=True) if r == roll], turn)
             )
         return ordered
 
     def evolve(self, state: LacorsaState, event: LacorsaEvent) -> LacorsaState:
         """Fold one event into the state."""
-        if isinstance(event, CardsCommitted):
-            car = event.car
-            hands = list(state.hands)
-            hands[car] = _remove(hands[car], event.cards)
-            committed = list(state.committed)
-            committed[car] = event.cards
-            phase = state.phase
-            if phase == "qualify":
-                if all(c is not None for c in committed):
-                    phase = "grid"
-            else:
-                a, d = state.attacker, state.defender
-                if committed[a] is not None and (committed[d] is not None or not hands[d]):
-                    phase = "reveal"
-            return replace(state, hands=tuple(hands), committed=tuple(committed), phase=phase)
-        if isinstance(event, ChallengeResolved):
-            return self._after_challenge(state, event)
-        if isinstance(event, Extended):
-            car = event.car
-            hands = list(state.hands)
-            hands[car] = _remove(hands[car], (event.card,))
-            state = replace(
-                state,
-                hands=tuple(hands),
-                spaces=_set(state.spaces, car, state.spaces[car] + 1),
-                played=(*state.played, event.card),
-                played_by=(*state.played_by, car),
-            )
-            return settle(state, state.cursor + 1, 0, state.lap)
-        if isinstance(event, Discarded):
-            car = event.car
-            hands = list(state.hands)
-            hands[car] = _remove(hands[car], event.cards)
-            state = replace(
-                state,
-                hands=tuple(hands),
-                played=state.played + event.cards,
-                played_by=state.played_by + (car,) * len(event.cards),
-            )
-            return settle(state, state.cursor + 1, 0, state.lap)
-        if isinstance(event, RaceDealt):
-            cars = len(event.hands)
-            return replace(
-                state,
-                phase="qualify",
-                race=event.race,
-                hands=event.hands,
-                committed=(None,) * cars,
-                order=(),
-                spaces=(),
-                lap=0,
-                cursor=0,
-                passes=0,
-                attacker=-1,
-                defender=-1,
-                played=(),
-                played_by=(),
-                qualifying_totals=(),
-            )
-        if isinstance(event, QualifyingRevealed):
-            played = tuple(c for cards in state.committed for c in cards or ())
-            by = tuple(car for car, cards in enumerate(state.committed) for _ in cards or ())
-            return replace(
-                state,
-                qualifying_totals=event.totals,
-                played=state.played + played,
-                played_by=state.played_by + by,
-                committed=(None,) * len(state.committed),
-            )
-        if isinstance(event, GridFormed):
-            spaces = [0] * len(event.order)
-            for position, car in enumerate(event.order):
-                spaces[car] = position
-            state = replace(state, order=event.order, spaces=tuple(spaces))
-            return settle(state, 0, 0, 1)
-        if isinstance(event, RaceScored):
-            race = state.race + 1
-            return replace(
-                state,
-                race=race,
-                phase="over" if race >= state.options.races else "deal",
-                results=(*state.results, event.places),
-                points=tuple(p + q for p, q in zip(state.points, event.points, strict=True)),
-            )
-        # QualifyingTieRolled only records the dice; the grid event carries their outcome.
-        return state
+        match event:
+            case CardsCommitted():
+                return _committed(state, event)
+            case ChallengeResolved():
+                return self._after_challenge(state, event)
+            case Extended():
+                return _extended(state, event)
+            case Discarded():
+                return _discarded(state, event)
+            case RaceDealt():
+                return _dealt(state, event)
+            case QualifyingRevealed():
+                return _qualifying_revealed(state, event)
+            case QualifyingTieRolled():
+                # It records the dice; the grid event carries their outcome.
+                return state
+            case GridFormed():
+                return _grid_formed(state, event)
+            case RaceScored():
+                return _scored(state, event)
+            case _:
+                unknown_event(event)
 
     def _after_challenge(self, state: LacorsaState, event: ChallengeResolved) -> LacorsaState:
         a, d = event.attacker, event.defender
@@ -560,3 +496,99 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
                 "teams: " + ", ".join(f"seats {2 * t}+{2 * t + 1}: {p}" for t, p in teams.items())
             )
         return Result(ranks=ranks, scores=tuple(points), unit="points", summary=tuple(summary))
+
+
+def _committed(state: LacorsaState, event: CardsCommitted) -> LacorsaState:
+    car = event.car
+    hands = list(state.hands)
+    hands[car] = _remove(hands[car], event.cards)
+    committed = list(state.committed)
+    committed[car] = event.cards
+    phase = state.phase
+    if phase == "qualify":
+        if all(c is not None for c in committed):
+            phase = "grid"
+    else:
+        a, d = state.attacker, state.defender
+        if committed[a] is not None and (committed[d] is not None or not hands[d]):
+            phase = "reveal"
+    return replace(state, hands=tuple(hands), committed=tuple(committed), phase=phase)
+
+
+def _extended(state: LacorsaState, event: Extended) -> LacorsaState:
+    car = event.car
+    hands = list(state.hands)
+    hands[car] = _remove(hands[car], (event.card,))
+    state = replace(
+        state,
+        hands=tuple(hands),
+        spaces=_set(state.spaces, car, state.spaces[car] + 1),
+        played=(*state.played, event.card),
+        played_by=(*state.played_by, car),
+    )
+    return settle(state, state.cursor + 1, 0, state.lap)
+
+
+def _discarded(state: LacorsaState, event: Discarded) -> LacorsaState:
+    car = event.car
+    hands = list(state.hands)
+    hands[car] = _remove(hands[car], event.cards)
+    state = replace(
+        state,
+        hands=tuple(hands),
+        played=state.played + event.cards,
+        played_by=state.played_by + (car,) * len(event.cards),
+    )
+    return settle(state, state.cursor + 1, 0, state.lap)
+
+
+def _dealt(state: LacorsaState, event: RaceDealt) -> LacorsaState:
+    cars = len(event.hands)
+    return replace(
+        state,
+        phase="qualify",
+        race=event.race,
+        hands=event.hands,
+        committed=(None,) * cars,
+        order=(),
+        spaces=(),
+        lap=0,
+        cursor=0,
+        passes=0,
+        attacker=-1,
+        defender=-1,
+        played=(),
+        played_by=(),
+        qualifying_totals=(),
+    )
+
+
+def _qualifying_revealed(state: LacorsaState, event: QualifyingRevealed) -> LacorsaState:
+    played = tuple(c for cards in state.committed for c in cards or ())
+    by = tuple(car for car, cards in enumerate(state.committed) for _ in cards or ())
+    return replace(
+        state,
+        qualifying_totals=event.totals,
+        played=state.played + played,
+        played_by=state.played_by + by,
+        committed=(None,) * len(state.committed),
+    )
+
+
+def _grid_formed(state: LacorsaState, event: GridFormed) -> LacorsaState:
+    spaces = [0] * len(event.order)
+    for position, car in enumerate(event.order):
+        spaces[car] = position
+    state = replace(state, order=event.order, spaces=tuple(spaces))
+    return settle(state, 0, 0, 1)
+
+
+def _scored(state: LacorsaState, event: RaceScored) -> LacorsaState:
+    race = state.race + 1
+    return replace(
+        state,
+        race=race,
+        phase="over" if race >= state.options.races else "deal",
+        results=(*state.results, event.places),
+        points=tuple(p + q for p, q in zip(state.points, event.points, strict=True)),
+    )

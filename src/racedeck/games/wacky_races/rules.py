@@ -648,6 +648,11 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
             elif effect == "sawtooth" and in_one_stage(p):
                 actions.append(use[0])
 
+    def resolve(self, turn: Any, actor: int, action: Any) -> None:
+        """Transitional: emit what ``decide`` returns."""
+        for event in self.decide(turn.state, actor, action, turn.rng):
+            turn.emit(event)
+
     def decide(
         self, state: WackyState, actor: int, action: WackyAction | None, rng: Rng
     ) -> list[WackyEvent]:
