@@ -3,7 +3,12 @@
 Seeded random playouts at every player count and every option set the game declares:
 each ends, every action taken is one that ``legal_actions`` offered, folding the log gives
 the live state, events round-trip through JSON, the same seed writes the same bytes, and
-no seat's observation changes when the cards it cannot see are dealt differently.
+no seat's observation changes when the cards it cannot see are dealt differently. The game
+objects are stateless: matches and searches leave their attributes as they were, two
+threads can share one, each event is folded once and legality is computed once a decision.
+
+The registry holds the built-in games and the plugin game in ``plugin_games/``, loaded as
+any single-file plugin is, so everything here holds for plugins' games too.
 """
 
 from __future__ import annotations
@@ -17,35 +22,20 @@ import msgspec
 import pytest
 
 from racedeck.core.bot import Bot, BotSpec
-from racedeck.core.errors import IllegalActionError, OptionError
+from racedeck.core.errors import IllegalActionError
 from racedeck.core.game import AnyGame
 from racedeck.core.log import LogWriter
 from racedeck.core.model import ENGINE, Action, Observation
 from racedeck.core.replay import replay_log
 from racedeck.core.rng import Rng, engine_stream
 from racedeck.core.runner import run_match, state_hash
-from racedeck.plugins import load_registry
+from racedeck.core.step import apply, resolve
+
+from .cases import CASES
+from .cases import REGISTRY as _REGISTRY
 
 SEEDS = range(6)
 MAX_EVENTS = 200_000
-
-_REGISTRY = load_registry(entry_points=False)
-
-
-def _cases() -> Iterator[Any]:
-    for name in sorted(_REGISTRY.games):
-        game = _REGISTRY.games[name]
-        for index, raw in enumerate(game.conformance_options):
-            for players in range(game.min_players, game.max_players + 1):
-                try:
-                    options = game.parse_options(raw)
-                    game.check_players(options, players)
-                except OptionError:
-                    continue
-                yield pytest.param(name, raw, players, id=f"{name}-opt{index}-{players}p")
-
-
-CASES = list(_cases())
 
 
 def _play(game: AnyGame, options: Any, players: int, seed: int) -> tuple[bytes, Any]:
@@ -69,19 +59,16 @@ def _walk(
         if step.over:
             return
         if step.engine:
-            new_events = game.decide(state, ENGINE, None, engine_stream(seed, events))
-            assert new_events, "the engine acted but produced no event"
+            turn = resolve(game, state, ENGINE, None, engine_stream(seed, events))
+            assert turn.events, "the engine acted but produced no event"
         else:
             seat = step.seats[0]
             legal = game.legal_actions(state, seat)
             assert legal, f"seat {seat} must act but has no legal action"
             yield state, seat, legal
-            new_events = game.decide(
-                state, seat, legal[rng.randrange(len(legal))], random.Random(0)
-            )
-        for event in new_events:
-            state = game.evolve(state, event)
-            events += 1
+            turn = apply(game, state, seat, legal[rng.randrange(len(legal))])
+        state = turn.state
+        events += len(turn.events)
         assert events < MAX_EVENTS, "the match did not end"
 
 
@@ -183,7 +170,7 @@ def test_observations_hide_what_a_seat_cannot_see(
 
 
 @pytest.mark.parametrize(("name", "raw", "players"), CASES)
-def test_decide_refuses_a_seat_that_is_not_to_act(
+def test_the_step_refuses_a_seat_that_is_not_to_act(
     name: str, raw: dict[str, Any], players: int
 ) -> None:
     game = _REGISTRY.game(name)
@@ -195,7 +182,7 @@ def test_decide_refuses_a_seat_that_is_not_to_act(
             if other in acting:
                 continue
             with pytest.raises(IllegalActionError) as info:
-                game.decide(state, other, legal[0], random.Random(0))
+                apply(game, state, other, legal[0])
             assert str(other) in str(info.value)
             refused += 1
         if refused > 50:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from racedeck.core.model import ENGINE
 from racedeck.core.rng import engine_stream
+from racedeck.core.step import apply
 from racedeck.games.lacorsa import data
 from racedeck.games.lacorsa.actions import Discard, Extend, LacorsaAction, Play
 from racedeck.games.lacorsa.options import LacorsaOptions
@@ -64,13 +65,33 @@ def race(
 
 
 def act(state: LacorsaState, seat: int, action: LacorsaAction) -> LacorsaState:
-    """Apply a seat's action through decide and evolve."""
-    return GAME.fold(state, GAME.decide(state, seat, action, random.Random(0)))
+    """Apply a seat's action through the core's step (legality checked, events folded once).
+
+    The legal actions list each play once, its cards in a fixed order (a Redline first),
+    so a play written in another order is matched to the listed one with the same cards.
+    """
+    return apply(GAME, state, seat, listed(state, seat, action), random.Random(0)).state
+
+
+def listed(state: LacorsaState, seat: int, action: LacorsaAction) -> LacorsaAction:
+    """Return the legal action of ``seat`` that plays the same cards as ``action``, if any."""
+    for legal in GAME.legal_actions(state, seat):
+        if (
+            type(legal) is type(action)
+            and legal.car == action.car
+            and _cards(legal) == _cards(action)
+        ):
+            return legal
+    return action
+
+
+def _cards(action: LacorsaAction) -> tuple[int, ...]:
+    return (action.card,) if isinstance(action, Extend) else tuple(sorted(action.cards))
 
 
 def engine(state: LacorsaState, seed: int = 0) -> LacorsaState:
     """Let the engine take its step."""
-    return GAME.fold(state, GAME.decide(state, ENGINE, None, engine_stream(seed, 0)))
+    return apply(GAME, state, ENGINE, None, engine_stream(seed, 0)).state
 
 
 def play(car: int, labels: str) -> Play:

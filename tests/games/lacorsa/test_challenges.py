@@ -7,10 +7,11 @@ import random
 import pytest
 
 from racedeck.core.errors import IllegalActionError
+from racedeck.core.step import apply
 from racedeck.games.lacorsa.actions import Play
 from racedeck.games.lacorsa.events import ChallengeResolved
 
-from .helpers import GAME, act, challenge, discard, hand, play, race
+from .helpers import GAME, act, card, challenge, discard, play, race
 
 
 def test_race_starts_with_last_car_challenging_the_car_ahead() -> None:
@@ -34,7 +35,7 @@ def test_both_cars_play_and_the_higher_total_wins() -> None:
     after = challenge(state, "R 9", "10")
     assert after.order[:2] == (1, 0)
     assert after.spaces[:2] == (1, 0)
-    assert after.played[-3:] == tuple(sorted(hand("R 9"))) + hand("10")
+    assert after.played[-3:] == (card("R"), card("9"), card("10"))  # a Redline goes first
     # Who played which card is public: every seat sees it.
     assert after.played_by[-3:] == (0, 0, 1)
     assert all(GAME.observe(after, seat).played_by == after.played_by for seat in range(3))
@@ -43,14 +44,14 @@ def test_both_cars_play_and_the_higher_total_wins() -> None:
 def test_a_tie_goes_to_the_car_in_front() -> None:
     """A tie goes to the car in front."""
     state = race([0, 1, 2], [0, 1, 5], {0: "9 4", 1: "9 5", 2: "4"})
-    events = []
+
     state = act(state, 0, play(0, "9"))
     state = act(state, 1, play(1, "9"))
-    events = GAME.decide(state, -1, None, random.Random(0))
-    assert events == [
+    turn = apply(GAME, state, -1, None, random.Random(0))
+    assert turn.events == [
         ChallengeResolved(attacker=0, defender=1, attacker_total=9, defender_total=9, winner=1)
     ]
-    state = GAME.fold(state, events)
+    state = turn.state
     assert state.order == (0, 1, 2)
 
 
@@ -104,7 +105,7 @@ def test_a_car_directly_behind_must_challenge() -> None:
     legal = GAME.legal_actions(close, 0)
     assert legal and all(isinstance(a, Play) for a in legal)
     with pytest.raises(IllegalActionError, match="cannot discard during 'challenge'"):
-        GAME.decide(close, 0, discard(0, "5"), random.Random(0))
+        apply(GAME, close, 0, discard(0, "5"), random.Random(0))
     gap = race([0, 1], [0, 2], {0: "1 5", 1: "6"})
     assert gap.phase == "move", "with a gap ahead there is no one to challenge"
 
@@ -135,5 +136,5 @@ def test_team_orders_one_player_plays_for_both_cars() -> None:
     state = act(state, 0, play(0, "9"))
     assert GAME.next_step(state).seats == (0,), "the same seat now plays for its other car"
     state = act(state, 0, play(1, "5"))
-    state = GAME.fold(state, GAME.decide(state, -1, None, random.Random(0)))
+    state = apply(GAME, state, -1, None, random.Random(0)).state
     assert state.order[:2] == (1, 0)

@@ -8,6 +8,7 @@ import pytest
 
 from racedeck.core.errors import DataError, OptionError
 from racedeck.core.model import ENGINE
+from racedeck.core.step import apply
 from racedeck.games.lacorsa import data
 from racedeck.games.lacorsa.events import RaceDealt
 from racedeck.games.lacorsa.options import LacorsaOptions
@@ -18,7 +19,7 @@ from .helpers import GAME
 def deal(players: int, **options: object) -> RaceDealt:
     opts = GAME.parse_options(dict(options))
     state = GAME.initial_state(opts, players)
-    (event,) = GAME.decide(state, ENGINE, None, random.Random(4))
+    (event,) = apply(GAME, state, ENGINE, None, random.Random(4)).events
     assert isinstance(event, RaceDealt)
     return event
 
@@ -52,7 +53,9 @@ def test_shuffle_and_deal_every_card_to_each_car() -> None:
     """Shuffle and deal all the cards in the deck to each racecar face down."""
     event = deal(4)
     assert all(len(h) == 13 for h in event.hands)
-    other = GAME.decide(GAME.initial_state(LacorsaOptions(), 4), ENGINE, None, random.Random(5))
+    other = apply(
+        GAME, GAME.initial_state(LacorsaOptions(), 4), ENGINE, None, random.Random(5)
+    ).events
     assert other[0] != event, "a different shuffle deals different hands"
 
 
@@ -65,12 +68,12 @@ def test_teams_are_dealt_two_hands_that_are_never_mixed() -> None:
     """
     state = GAME.initial_state(LacorsaOptions(), 2)
     assert state.owner == (0, 0, 1, 1)
-    state = GAME.fold(state, GAME.decide(state, ENGINE, None, random.Random(1)))
+    state = apply(GAME, state, ENGINE, None, random.Random(1)).state
     # Seat 0 decides for its first car, then for its second, each from its own hand.
     first = GAME.legal_actions(state, 0)
     assert {a.car for a in first} == {0}
     assert all(c in state.hands[0] for a in first for c in a.cards)
-    state = GAME.fold(state, GAME.decide(state, 0, first[0], random.Random(0)))
+    state = apply(GAME, state, 0, first[0], random.Random(0)).state
     second = GAME.legal_actions(state, 0)
     assert {a.car for a in second} == {1}
     assert all(c in state.hands[1] for a in second for c in a.cards)

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from racedeck.core.errors import IllegalActionError
+from racedeck.core.step import apply
 from racedeck.games.lacorsa.actions import Discard, Extend
 from racedeck.games.lacorsa.options import LacorsaOptions
 
@@ -54,7 +55,7 @@ def test_the_leader_cannot_use_the_drafting_extend() -> None:
     extends = [a for a in GAME.legal_actions(state, 1) if isinstance(a, Extend)]
     assert [a.card for a in extends] == [card("1")]
     with pytest.raises(IllegalActionError, match="leader cannot use the Drafting Extend"):
-        GAME.decide(state, 1, extend(1, "3"), random.Random(0))
+        apply(GAME, state, 1, extend(1, "3"), random.Random(0))
 
 
 def test_drafting_extend_counts_three_in_a_challenge() -> None:
@@ -103,4 +104,4 @@ def test_a_finite_board_stops_the_leader_extending() -> None:
     state = race([0, 1], [0, 5], {0: "9", 1: "1 2"}, cursor=1, options=options)
     assert not [a for a in GAME.legal_actions(state, 1) if isinstance(a, Extend)]
     with pytest.raises(IllegalActionError, match="no open space"):
-        GAME.decide(state, 1, extend(1, "1"), random.Random(0))
+        apply(GAME, state, 1, extend(1, "1"), random.Random(0))

@@ -9,6 +9,7 @@ from msgspec.structs import replace
 
 from racedeck.core.model import ENGINE
 from racedeck.core.runner import run_match
+from racedeck.core.step import apply
 from racedeck.games.lacorsa.events import RaceScored
 from racedeck.games.lacorsa.options import LacorsaOptions
 from racedeck.plugins import load_registry
@@ -83,7 +84,7 @@ def test_leading_car_wins_and_points_follow_the_grand_prix_scale() -> None:
     """
     state = race([5, 4, 3, 2, 1, 0], [0, 1, 2, 3, 4, 5], {c: "" for c in range(6)})
     state = replace(state, phase="score")
-    (event,) = GAME.decide(state, ENGINE, None, random.Random(0))
+    (event,) = apply(GAME, state, ENGINE, None, random.Random(0)).events
     assert event == RaceScored(race=0, places=(0, 1, 2, 3, 4, 5), points=(9, 6, 4, 3, 2, 1))
 
 
@@ -159,10 +160,10 @@ def test_after_scoring_the_next_race_is_dealt() -> None:
     """Score points (see below) and get ready to race again."""
     state = race([1, 0], [0, 1], {0: "", 1: ""}, options=LacorsaOptions(races=2))
     state = replace(state, phase="score")
-    state = GAME.fold(state, GAME.decide(state, ENGINE, None, random.Random(0)))
+    state = apply(GAME, state, ENGINE, None, random.Random(0)).state
     assert state.phase == "deal" and state.race == 1 and state.points == (9, 6)
     assert GAME.next_step(state).engine
-    state = GAME.fold(state, GAME.decide(state, ENGINE, None, random.Random(0)))
+    state = apply(GAME, state, ENGINE, None, random.Random(0)).state
     assert state.phase == "qualify" and all(len(h) == 13 for h in state.hands)
     assert state.played == () and state.order == ()
 
@@ -183,5 +184,5 @@ def test_only_position_scores_not_distance() -> None:
     far = race([1, 0], [0, 60], {0: "", 1: ""})
     for state in (near, far):
         state = replace(state, phase="score")
-        (event,) = GAME.decide(state, ENGINE, None, random.Random(0))
+        (event,) = apply(GAME, state, ENGINE, None, random.Random(0)).events
         assert event.points == (9, 6)  # type: ignore[union-attr]

@@ -7,9 +7,10 @@ import random
 import pytest
 
 from racedeck.core.errors import IllegalActionError
+from racedeck.core.step import apply
 from racedeck.games.lacorsa.actions import Discard, Play
 
-from .helpers import GAME, card, hand, play, race
+from .helpers import GAME, act, card, hand, play, race
 
 
 def test_a_car_must_always_play_a_card() -> None:
@@ -31,7 +32,7 @@ def test_only_one_redline_at_a_time() -> None:
     assert len(redlines) == 2
     assert all(sum(1 for c in a.cards if c >> 3 == 12) <= 1 for a in GAME.legal_actions(state, 0))
     with pytest.raises(IllegalActionError, match="Redline with one other card"):
-        GAME.decide(state, 0, Play(car=0, cards=redlines), random.Random(0))
+        apply(GAME, state, 0, Play(car=0, cards=redlines), random.Random(0))
 
 
 def test_a_redline_alone_counts_zero() -> None:
@@ -39,9 +40,9 @@ def test_a_redline_alone_counts_zero() -> None:
     state = race([0, 1, 2], [0, 1, 5], {0: "R 5", 1: "1 9", 2: "6"})
     legal = GAME.legal_actions(state, 0)
     assert Play(car=0, cards=(card("R"),)) in legal
-    state = GAME.fold(state, GAME.decide(state, 0, play(0, "R"), random.Random(0)))
-    state = GAME.fold(state, GAME.decide(state, 1, play(1, "1"), random.Random(0)))
-    (event,) = GAME.decide(state, -1, None, random.Random(0))
+    state = act(state, 0, play(0, "R"))
+    state = act(state, 1, play(1, "1"))
+    (event,) = apply(GAME, state, -1, None, random.Random(0)).events
     assert event.attacker_total == 0  # type: ignore[union-attr]
     assert event.winner == 1  # type: ignore[union-attr]
 
@@ -49,6 +50,6 @@ def test_a_redline_alone_counts_zero() -> None:
 def test_a_card_not_in_hand_is_refused() -> None:
     state = race([0, 1], [0, 1], {0: "5 6", 1: "7"})
     with pytest.raises(IllegalActionError, match="not in car 0's hand"):
-        GAME.decide(state, 0, play(0, "12"), random.Random(0))
+        apply(GAME, state, 0, play(0, "12"), random.Random(0))
     with pytest.raises(IllegalActionError, match="not the car to act"):
-        GAME.decide(state, 1, Play(car=0, cards=hand("7")), random.Random(0))
+        apply(GAME, state, 1, Play(car=0, cards=hand("7")), random.Random(0))

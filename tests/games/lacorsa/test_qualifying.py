@@ -8,6 +8,7 @@ import pytest
 
 from racedeck.core.errors import IllegalActionError
 from racedeck.core.model import ENGINE
+from racedeck.core.step import apply
 from racedeck.games.lacorsa.events import GridFormed, QualifyingRevealed, QualifyingTieRolled
 from racedeck.games.lacorsa.options import LacorsaOptions
 from racedeck.games.lacorsa.state import LacorsaState
@@ -43,7 +44,7 @@ def test_every_car_qualifies_at_once_with_a_sealed_card() -> None:
         assert seen.committed[1] is True
         assert seen.own_committed[1] is None
         assert seen.hand_sizes[1] == 2
-    assert GAME.observe(state, 1).own_committed[1] == hand("R 4")
+    assert GAME.observe(state, 1).own_committed[1] == (card("R"), card("4"))
     assert GAME.next_step(state).seats == (0, 2, 3)
 
 
@@ -55,7 +56,7 @@ def test_redline_goes_on_top_with_the_second_card_underneath() -> None:
     # The Redline comes first: it lies on top, its partner directly underneath.
     assert pairs == [(card("R"), card("5")), (card("R"), card("9"))]
     with pytest.raises(IllegalActionError, match="Redline with one other card"):
-        GAME.decide(state, 0, play(0, "5 9"), random.Random(0))
+        apply(GAME, state, 0, play(0, "5 9"), random.Random(0))
 
 
 def test_highest_total_qualifies_first_lowest_is_last() -> None:
@@ -68,10 +69,10 @@ def test_highest_total_qualifies_first_lowest_is_last() -> None:
     for seat, labels in ((0, "9"), (1, "R 4"), (2, "7"), (3, "11")):
         state = act(state, seat, play(seat, labels))
     assert GAME.next_step(state).engine
-    events = GAME.decide(state, ENGINE, None, random.Random(0))
-    assert events[0] == QualifyingRevealed(totals=(9, 6, 7, 11))
-    assert events[-1] == GridFormed(order=(1, 2, 0, 3))
-    state = GAME.fold(state, events)
+    turn = apply(GAME, state, ENGINE, None, random.Random(0))
+    assert turn.events[0] == QualifyingRevealed(totals=(9, 6, 7, 11))
+    assert turn.events[-1] == GridFormed(order=(1, 2, 0, 3))
+    state = turn.state
     assert state.spaces == (2, 0, 1, 3)
     assert state.order == (1, 2, 0, 3)
 
@@ -82,7 +83,7 @@ def test_die_rolls_resolve_qualifying_ties() -> None:
     for seat in range(4):
         state = act(state, seat, play(seat, "4" if seat == 2 else "9"))
     for seed in range(20):
-        events = GAME.decide(state, ENGINE, None, random.Random(seed))
+        events = apply(GAME, state, ENGINE, None, random.Random(seed)).events
         rolls = [e for e in events if isinstance(e, QualifyingTieRolled)]
         grid = events[-1]
         assert isinstance(grid, GridFormed)
@@ -104,7 +105,7 @@ def test_qualifying_cards_are_discarded_face_up() -> None:
     state = qualifying(["5 9", "4 R", "7 8", "6 11"])
     for seat, labels in ((0, "9"), (1, "R 4"), (2, "7"), (3, "11")):
         state = act(state, seat, play(seat, labels))
-    state = GAME.fold(state, GAME.decide(state, ENGINE, None, random.Random(0)))
+    state = apply(GAME, state, ENGINE, None, random.Random(0)).state
     assert sorted(state.played) == sorted(hand("9") + hand("R 4") + hand("7") + hand("11"))
     assert GAME.observe(state, 0).played == state.played
     assert all(c is None for c in state.committed)
