@@ -67,8 +67,8 @@ class Ticker(Game[Count, Action, Tick, TickerObservation, Options]):
     def legal_actions(self, state, seat):  # type: ignore[no-untyped-def]
         return []
 
-    def decide(self, state, actor, action, rng):  # type: ignore[no-untyped-def]
-        return [Tick(by=rng.randint(1, 6))]
+    def resolve(self, turn, actor, action):  # type: ignore[no-untyped-def]
+        turn.emit(Tick(by=turn.rng.randint(1, 6)))
 
     def evolve(self, state, event):  # type: ignore[no-untyped-def]
         return Count(state.total + event.by)

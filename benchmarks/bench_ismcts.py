@@ -15,6 +15,7 @@ from racedeck.bots.ismcts import Budget, Ismcts
 from racedeck.bots.sampling import sampler_for
 from racedeck.core.model import ENGINE
 from racedeck.core.rng import engine_stream
+from racedeck.core.step import NO_CHANCE, resolve
 from racedeck.plugins import load_registry
 
 SIMULATIONS = 100
@@ -34,16 +35,15 @@ def _decision_points(name: str) -> list[tuple[Any, ...]]:
     events = 0
     while len(points) < DECISIONS and not (step := game.next_step(state)).over:
         if step.engine:
-            new = game.decide(state, ENGINE, None, engine_stream(1, events))
+            turn = resolve(game, state, ENGINE, None, engine_stream(1, events))
         else:
             seat = step.seats[0]
             legal = game.legal_actions(state, seat)
             if len(legal) > 1:
                 points.append((game.observe(state, seat), legal, seat, players, options))
-            new = game.decide(state, seat, legal[rng.randrange(len(legal))], random.Random(0))
-        for event in new:
-            state = game.evolve(state, event)
-            events += 1
+            turn = resolve(game, state, seat, legal[rng.randrange(len(legal))], NO_CHANCE)
+        state = turn.state
+        events += len(turn.events)
     return points
 
 

@@ -3,13 +3,20 @@ and replay events a second."""
 
 from __future__ import annotations
 
-from benchmarks.harness import Benchmark, GameRuns
+from benchmarks import lacorsa_reference
+from benchmarks.harness import Benchmark, GameRuns, Ratio
 
 _runs = GameRuns("lacorsa", {"races": 1}, players=6, matches=200)
 
 
-def benchmarks() -> list[Benchmark]:
+def benchmarks() -> list[Benchmark | Ratio]:
     return [
+        Ratio(
+            "lacorsa: engine / plain loop, 6-car races, random bots",
+            Benchmark("engine", "races", _runs.matches),
+            Benchmark("plain loop", "races", lambda: lacorsa_reference.races(200)),
+            0.5,
+        ),
         Benchmark("lacorsa: 6-car races, random bots, no logs", "races", _runs.matches, 1000),
         Benchmark("lacorsa: decisions, random bots, no logs", "decisions", _runs.decisions),
         Benchmark(
@@ -24,6 +31,6 @@ def benchmarks() -> list[Benchmark]:
             "lacorsa: replay (hash check + fold)",
             "events",
             lambda: _runs.replay({"races": 100}),
-            200_000,
+            600_000,
         ),
     ]

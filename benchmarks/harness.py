@@ -44,6 +44,69 @@ class Measurement:
         return None if target is None else self.median >= target
 
 
+@dataclass(frozen=True)
+class Ratio:
+    """Two benchmarks of the same unit measured in turn, in the same process and run.
+
+    On a shared machine absolute rates drift by half from one minute to the next; a ratio
+    of two rates taken side by side does not. ``target`` is the least ratio promised.
+    """
+
+    name: str
+    measured: Benchmark
+    reference: Benchmark
+    target: float | None = None
+
+
+@dataclass(frozen=True)
+class RatioMeasurement:
+    """The rates of both sides, repeat by repeat."""
+
+    ratio: Ratio
+    measured: tuple[float, ...]
+    reference: tuple[float, ...]
+
+    @property
+    def ratios(self) -> tuple[float, ...]:
+        return tuple(m / r for m, r in zip(self.measured, self.reference, strict=True))
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.ratios)
+
+    @property
+    def passed(self) -> bool | None:
+        target = self.ratio.target
+        return None if target is None else self.median >= target
+
+
+def measure_ratio(ratio: Ratio, repeats: int = 5) -> RatioMeasurement:
+    """Warm both sides up, then time them one after the other ``repeats`` times."""
+    ratio.reference.run()
+    ratio.measured.run()
+    measured, reference = [], []
+    for _ in range(repeats):
+        for side, rates in ((ratio.reference, reference), (ratio.measured, measured)):
+            start = time.perf_counter()
+            units = side.run()
+            rates.append(units / (time.perf_counter() - start))
+    return RatioMeasurement(ratio, tuple(measured), tuple(reference))
+
+
+def ratio_line(m: RatioMeasurement) -> str:
+    """Return one readable line for a ratio: both medians and the median ratio."""
+    r = m.ratio
+    verdict = ""
+    if r.target is not None:
+        verdict = f"  target {r.target:.2f}: {'ok' if m.passed else 'MISSED'}"
+    unit = r.measured.unit
+    return (
+        f"{r.name:<58} {m.median:>12.2f} x  "
+        f"({statistics.median(m.measured):,.0f} against {statistics.median(m.reference):,.0f} "
+        f"{unit}/s; ratios {min(m.ratios):.2f}-{max(m.ratios):.2f}){verdict}"
+    )
+
+
 def measure(benchmark: Benchmark, repeats: int = 5) -> Measurement:
     """Run ``benchmark`` once to warm up, then ``repeats`` times, and return the rates."""
     benchmark.run()

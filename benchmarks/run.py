@@ -13,7 +13,7 @@ import pkgutil
 import sys
 from pathlib import Path
 
-from benchmarks.harness import measure, report_line
+from benchmarks.harness import Ratio, measure, measure_ratio, ratio_line, report_line
 
 
 def main() -> int:
@@ -32,6 +32,26 @@ def main() -> int:
     for name in names:
         module = importlib.import_module(f"benchmarks.{name}")
         for benchmark in module.benchmarks():
+            if isinstance(benchmark, Ratio):
+                r = measure_ratio(benchmark, args.repeats)
+                if args.json:
+                    print(
+                        json.dumps(
+                            {
+                                "name": benchmark.name,
+                                "unit": "ratio",
+                                "median": r.median,
+                                "ratios": r.ratios,
+                                "measured": r.measured,
+                                "reference": r.reference,
+                                "target": benchmark.target,
+                            }
+                        )
+                    )
+                else:
+                    print(ratio_line(r), flush=True)
+                missed += r.passed is False
+                continue
             m = measure(benchmark, args.repeats)
             if args.json:
                 print(

@@ -50,11 +50,10 @@ def _first_state():  # type: ignore[no-untyped-def]
     """The state of a 2-player race just after the deal of seed 0."""
     from racedeck.core.model import ENGINE
     from racedeck.core.rng import engine_stream
+    from racedeck.core.step import resolve
 
     state = LACORSA.initial_state(ONE_RACE, 2)
-    for event in LACORSA.decide(state, ENGINE, None, engine_stream(0, 0)):
-        state = LACORSA.evolve(state, event)
-    return state
+    return resolve(LACORSA, state, ENGINE, None, engine_stream(0, 0)).state
 
 
 def test_closed_input_gives_up_the_seat() -> None:

@@ -14,6 +14,7 @@ from racedeck.core.bot import BotSpec
 from racedeck.core.errors import OptionError
 from racedeck.core.model import ENGINE, Result
 from racedeck.core.rng import engine_stream
+from racedeck.core.step import NO_CHANCE, resolve
 from tests.bots.helpers import HEURISTIC, LACORSA, ONE_RACE, RANDOM, REGISTRY, play
 
 
@@ -43,7 +44,7 @@ def _states(game_name: str, seed: int, stride: int = 1):  # type: ignore[no-unty
             events = 0
             while not (step := game.next_step(state)).over:
                 if step.engine:
-                    new = game.decide(state, ENGINE, None, engine_stream(seed, events))
+                    turn = resolve(game, state, ENGINE, None, engine_stream(seed, events))
                 else:
                     seat = step.seats[0]
                     legal = game.legal_actions(state, seat)
@@ -51,10 +52,9 @@ def _states(game_name: str, seed: int, stride: int = 1):  # type: ignore[no-unty
                         yield state, seat, options
                     decision += 1
                     action = legal[rng.randrange(len(legal))]
-                    new = game.decide(state, seat, action, random.Random(0))
-                for event in new:
-                    state = game.evolve(state, event)
-                    events += 1
+                    turn = resolve(game, state, seat, action, NO_CHANCE)
+                state = turn.state
+                events += len(turn.events)
 
 
 @pytest.mark.parametrize("game_name", SAMPLED_GAMES)

@@ -42,6 +42,9 @@ class _LazyStream(random.Random):
             seed, name = self._pending
             self._pending = None
             super().seed(derive_seed(seed, name))
+            # Seeded now: later draws go straight to the C generator, not through here.
+            self.random = super().random  # type: ignore[method-assign]
+            self.getrandbits = super().getrandbits  # type: ignore[method-assign]
 
     def random(self) -> float:
         """Return the next float in [0, 1)."""

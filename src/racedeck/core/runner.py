@@ -289,49 +289,59 @@ def _play(
     seq = start_events
     write = writer.event if writer is not None else None
 
-    while forfeit is None:
-        step = next_step(state)
-        if step.engine:
-            turn: Turn[Any, Any] = Turn(game, state, engine_stream(seed, seq))
-            resolve(turn, ENGINE, None)
-        elif step.seats:
-            chosen: list[tuple[int, Action]] = []
-            for seat in step.seats:
-                offered = legal_actions(state, seat)
-                # The bot gets its own immutable copy: nothing it does to it reaches the engine.
-                legal = offered if type(offered) is tuple else tuple(offered)
-                observation = observe(state, seat) if reads[seat] else NOT_OBSERVED
-                gone = False
-                action: Action | None
-                try:
-                    if clock is None:
-                        answer = bots[seat].act(observation, legal, rngs[seat])
-                    else:
-                        answer = clock.call(
-                            limits[seat], bots[seat].act, observation, legal, rngs[seat]
-                        )
-                except BotTimeout:
-                    reason = f"exceeded its time limit of {limits[seat]:g} s"
-                    action = None
-                except Exception as exc:  # a bot's failure must never stop the engine
-                    reason = describe_failure(exc)
-                    gone = isinstance(exc, BotGone)
-                    action = None
-                else:
-                    action = choose(legal, answer)
-                    reason = "" if action is not None else f"returned an illegal action {answer!r}"
+    def ask(seat: int) -> Action | None:
+        """Return the legal action ``seat``'s bot chose, or None once its failure is handled.
+
+        A failure under ``substitute`` (or a bot replaced) gives the first legal action.
+        """
+        nonlocal forfeit
+        offered = legal_actions(state, seat)
+        # The bot gets its own immutable copy: nothing it does to it reaches the engine.
+        legal = offered if type(offered) is tuple else tuple(offered)
+        observation = observe(state, seat) if reads[seat] else NOT_OBSERVED
+        gone = False
+        try:
+            if clock is None:
+                answer = bots[seat].act(observation, legal, rngs[seat])
+            else:
+                answer = clock.call(limits[seat], bots[seat].act, observation, legal, rngs[seat])
+        except BotTimeout:
+            reason = f"exceeded its time limit of {limits[seat]:g} s"
+        except Exception as exc:  # a bot's failure must never stop the engine
+            reason = describe_failure(exc)
+            gone = isinstance(exc, BotGone)
+        else:
+            action = choose(legal, answer)
+            if action is not None:
                 if debugging:
                     record_debug(seat)
+                return action
+            reason = f"returned an illegal action {answer!r}"
+        if debugging:
+            record_debug(seat)
+        if gone:
+            forfeit = replace_bot(seat, reason)
+        else:
+            record_fault(seat, reason)
+            if fault_policy == "forfeit":
+                forfeit = Forfeit(seat=seat, reason=reason)
+        return None if forfeit is not None else legal[0]
+
+    while True:
+        step = next_step(state)
+        seats = step.seats
+        if len(seats) == 1:
+            action = ask(seats[0])
+            if action is None:
+                break
+            turn: Turn[Any, Any] = Turn(game, state, NO_CHANCE)
+            resolve(turn, seats[0], action)
+        elif seats:
+            chosen: list[tuple[int, Action]] = []
+            for seat in seats:
+                action = ask(seat)
                 if action is None:
-                    if gone:
-                        forfeit = replace_bot(seat, reason)
-                    else:
-                        record_fault(seat, reason)
-                        if fault_policy == "forfeit":
-                            forfeit = Forfeit(seat=seat, reason=reason)
-                    if forfeit is not None:
-                        break
-                    action = legal[0]
+                    break
                 chosen.append((seat, action))
             if forfeit is not None:
                 break
@@ -339,12 +349,16 @@ def _play(
             turn = Turn(game, state, NO_CHANCE)
             for seat, action in chosen:
                 resolve(turn, seat, action)
+        elif step.engine:
+            turn = Turn(game, state, engine_stream(seed, seq))
+            resolve(turn, ENGINE, None)
         else:
             break
         state = turn.state
-        seq += len(turn.events)
+        events = turn.events
+        seq += len(events)
         if write is not None:
-            for event in turn.events:
+            for event in events:
                 write(encode(event))
 
     if forfeit is not None:

@@ -83,6 +83,9 @@ def choose(legal: Sequence[Action], answer: object) -> Action | None:
     an object that claims to equal everything, or a subclass with its own ideas of
     equality, is not a legal action. What goes on is the engine's copy, never the answer.
     """
+    for action in legal:
+        if action is answer:  # the usual answer: one of the very objects offered
+            return action
     kind = type(answer)
     for action in legal:
         if type(action) is kind and action == answer:

@@ -112,10 +112,10 @@ def extend(car: int, label: str) -> Extend:
 def challenge(
     state: LacorsaState, attacker_labels: str, defender_labels: str | None
 ) -> LacorsaState:
-    """Both cars of the current challenge commit, then the engine reveals."""
+    """Both cars of the current challenge commit; the last commit reveals them at once."""
     a, d = state.attacker, state.defender
     state = act(state, state.owner[a], play(a, attacker_labels))
     if defender_labels is not None:
         state = act(state, state.owner[d], play(d, defender_labels))
-    assert state.phase == "reveal"
-    return engine(state)
+    assert state.phase != "reveal", "the reveal follows the last commit in the same decision"
+    return state

@@ -11,7 +11,7 @@ from racedeck.core.step import apply
 from racedeck.games.lacorsa.actions import Play
 from racedeck.games.lacorsa.events import ChallengeResolved
 
-from .helpers import GAME, act, card, challenge, discard, play, race
+from .helpers import GAME, act, card, challenge, discard, listed, play, race
 
 
 def test_race_starts_with_last_car_challenging_the_car_ahead() -> None:
@@ -46,11 +46,11 @@ def test_a_tie_goes_to_the_car_in_front() -> None:
     state = race([0, 1, 2], [0, 1, 5], {0: "9 4", 1: "9 5", 2: "4"})
 
     state = act(state, 0, play(0, "9"))
-    state = act(state, 1, play(1, "9"))
-    turn = apply(GAME, state, -1, None, random.Random(0))
-    assert turn.events == [
-        ChallengeResolved(attacker=0, defender=1, attacker_total=9, defender_total=9, winner=1)
-    ]
+    # The defender's sealed card completes the challenge: the reveal follows at once.
+    turn = apply(GAME, state, 1, listed(state, 1, play(1, "9")))
+    assert turn.events[-1] == ChallengeResolved(
+        attacker=0, defender=1, attacker_total=9, defender_total=9, winner=1
+    )
     state = turn.state
     assert state.order == (0, 1, 2)
 
@@ -136,5 +136,4 @@ def test_team_orders_one_player_plays_for_both_cars() -> None:
     state = act(state, 0, play(0, "9"))
     assert GAME.next_step(state).seats == (0,), "the same seat now plays for its other car"
     state = act(state, 0, play(1, "5"))
-    state = apply(GAME, state, -1, None, random.Random(0)).state
     assert state.order[:2] == (1, 0)

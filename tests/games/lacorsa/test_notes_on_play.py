@@ -10,7 +10,7 @@ from racedeck.core.errors import IllegalActionError
 from racedeck.core.step import apply
 from racedeck.games.lacorsa.actions import Discard, Play
 
-from .helpers import GAME, act, card, hand, play, race
+from .helpers import GAME, act, card, hand, listed, play, race
 
 
 def test_a_car_must_always_play_a_card() -> None:
@@ -41,8 +41,7 @@ def test_a_redline_alone_counts_zero() -> None:
     legal = GAME.legal_actions(state, 0)
     assert Play(car=0, cards=(card("R"),)) in legal
     state = act(state, 0, play(0, "R"))
-    state = act(state, 1, play(1, "1"))
-    (event,) = apply(GAME, state, -1, None, random.Random(0)).events
+    event = apply(GAME, state, 1, listed(state, 1, play(1, "1"))).events[-1]
     assert event.attacker_total == 0  # type: ignore[union-attr]
     assert event.winner == 1  # type: ignore[union-attr]
 

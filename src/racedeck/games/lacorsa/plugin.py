@@ -1,14 +1,18 @@
-"""Registers LACORSA and its heuristic bot."""
+"""Registers LACORSA, its heuristic bot and its picture."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from racedeck.core.bot import BotSpec
 from racedeck.core.game import AnyGame
 from racedeck.games.lacorsa.bots import LacorsaHeuristic
 from racedeck.games.lacorsa.rules import Lacorsa
-from racedeck.hookspecs import hookimpl
+from racedeck.hookspecs import PictureFactory, hookimpl
+
+if TYPE_CHECKING:
+    from racedeck.inspect.pictures.base import Picture
 
 
 @hookimpl
@@ -28,3 +32,15 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
             games=("lacorsa",),
         )
     )
+
+
+@hookimpl
+def racedeck_register_pictures(register: Callable[[str, PictureFactory], None]) -> None:
+    """Register how LACORSA is drawn; its module is imported only when it is drawn."""
+    register(Lacorsa.name, _picture)
+
+
+def _picture(game: AnyGame) -> Picture:
+    from racedeck.games.lacorsa.picture import LacorsaPicture
+
+    return LacorsaPicture(game)

@@ -9,6 +9,7 @@ ends; the cars score 9-6-4-3-2-1 by position.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from msgspec.structs import replace
@@ -39,6 +40,14 @@ from racedeck.games.lacorsa.sampling import state_from_observation
 from racedeck.games.lacorsa.state import LacorsaObservation, LacorsaState
 
 _ENGINE_PHASES = frozenset({"deal", "grid", "reveal", "score"})
+_SEAT_STEPS = tuple(Step((seat,)) for seat in range(12))
+"""One step object per seat acting alone: built once, not at every turn."""
+
+
+@functools.cache
+def _steps(seats: tuple[int, ...]) -> Step:
+    """Return the step of these seats choosing at once (a challenge between two seats)."""
+    return Step(seats)
 
 
 def cars_per_player(players: int) -> int:
@@ -62,6 +71,22 @@ def _set(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
 
+@functools.cache
+def _single(kind: type[Play] | type[Discard] | type[Extend], car: int, card: int) -> LacorsaAction:
+    """Return the action of ``kind`` with ``card`` for ``car``: built once, shared after."""
+    if kind is Extend:
+        return Extend(car=car, card=card)
+    return kind(car=car, cards=(card,))  # type: ignore[call-arg]
+
+
+@functools.cache
+def _with_redline(
+    kind: type[Play] | type[Discard], car: int, redline: int, card: int
+) -> LacorsaAction:
+    """Return the action playing the Redline with one other card."""
+    return kind(car=car, cards=(redline, card))
+
+
 def _plays(
     car: int, hand: tuple[int, ...], kind: type[Play] | type[Discard]
 ) -> list[LacorsaAction]:
@@ -73,11 +98,30 @@ def _plays(
         if r != last_rank:
             singles.append(c)
             last_rank = r
-    actions: list[LacorsaAction] = [kind(car=car, cards=(c,)) for c in singles]
+    actions = [_single(kind, car, c) for c in singles]
     if last_rank == REDLINE:
-        redline = singles[-1]
-        actions.extend(kind(car=car, cards=(redline, c)) for c in singles[:-1])
+        redline = singles.pop()
+        actions.extend([_with_redline(kind, car, redline, c) for c in singles])
     return actions
+
+
+def _reveal(turn: Turn[LacorsaState, LacorsaEvent]) -> None:
+    """Show both sealed plays of a challenge: the higher total wins, a tie goes to the front.
+
+    It follows the last commit of a challenge at once, in the same decision.
+    """
+    state = turn.state
+    a, d = state.attacker, state.defender
+    a_cards, d_cards = state.committed[a], state.committed[d]
+    a_total = data.play_total(a_cards) if a_cards else 0
+    # A defender with no cards left loses automatically.
+    d_total = data.play_total(d_cards) if d_cards else -1
+    winner = a if a_total > d_total else d
+    turn.emit(
+        ChallengeResolved(
+            attacker=a, defender=d, attacker_total=a_total, defender_total=d_total, winner=winner
+        )
+    )
 
 
 def settle(state: LacorsaState, cursor: int, passes: int, lap: int) -> LacorsaState:
@@ -174,15 +218,14 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         phase = state.phase
         owner = state.owner
         if phase == "move":
-            return Step((owner[state.order[state.cursor]],))
+            return _SEAT_STEPS[owner[state.order[state.cursor]]]
         if phase == "challenge":
             a, d = state.attacker, state.defender
-            seats = []
-            if state.committed[a] is None:
-                seats.append(owner[a])
-            if state.committed[d] is None and state.hands[d] and owner[d] not in seats:
-                seats.append(owner[d])
-            return Step(tuple(sorted(seats)))
+            attacking = state.committed[a] is None
+            defending = state.committed[d] is None and state.hands[d]
+            if attacking and defending and owner[a] != owner[d]:
+                return _steps(tuple(sorted((owner[a], owner[d]))))
+            return _SEAT_STEPS[owner[a] if attacking else owner[d]]
         if phase == "qualify":
             return Step(
                 tuple(sorted({owner[c] for c, x in enumerate(state.committed) if x is None}))
@@ -215,12 +258,13 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         """Return every distinct legal action (cards of one rank are interchangeable)."""
         car = self.deciding_car(state, seat)
         if car < 0:
-            return []
+            return ()
         hand = state.hands[car]
         if state.phase != "move":
-            return _plays(car, hand, Play)
+            return tuple(_plays(car, hand, Play))
         actions: list[LacorsaAction] = []
-        if self._may_extend(state, car):
+        length = state.options.board_length
+        if not (length and state.spaces[car] >= length - 1):
             leader = state.cursor == len(state.order) - 1
             last_rank = -1
             for c in hand:
@@ -228,12 +272,16 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
                 if r > DRAFTING:
                     break
                 if r != last_rank and not (leader and r == DRAFTING):
-                    actions.append(Extend(car=car, card=c))
+                    actions.append(_single(Extend, car, c))
                 last_rank = r
         actions.extend(_plays(car, hand, Discard))
-        return actions
+        return tuple(actions)
 
     def _may_extend(self, state: LacorsaState, car: int) -> bool:
+        """Return whether ``car`` may extend: not when the board ends right ahead of it.
+
+        ``legal_actions`` inlines this test; keep the two in step.
+        """
         length = state.options.board_length
         return not (length and state.spaces[car] >= length - 1)
 
@@ -244,7 +292,9 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         if actor == ENGINE:
             self._engine(turn)
         elif isinstance(action, Play):
-            turn.emit(CardsCommitted(car=action.car, cards=action.cards))
+            # Once both cars of a challenge have committed, the cards are revealed at once.
+            if turn.emit(CardsCommitted(car=action.car, cards=action.cards)).phase == "reveal":
+                _reveal(turn)
         elif isinstance(action, Extend):
             turn.emit(Extended(car=action.car, card=action.card))
         elif isinstance(action, Discard):
@@ -306,21 +356,7 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         elif phase == "grid":
             self._qualifying(turn)
         elif phase == "reveal":
-            a, d = state.attacker, state.defender
-            a_cards, d_cards = state.committed[a], state.committed[d]
-            a_total = data.play_total(a_cards) if a_cards else 0
-            # A defender with no cards left loses automatically.
-            d_total = data.play_total(d_cards) if d_cards else -1
-            winner = a if a_total > d_total else d
-            turn.emit(
-                ChallengeResolved(
-                    attacker=a,
-                    defender=d,
-                    attacker_total=a_total,
-                    defender_total=d_total,
-                    winner=winner,
-                )
-            )
+            _reveal(turn)
         elif phase == "score":
             places = tuple(reversed(state.order))
             points = [0] * len(state.owner)
