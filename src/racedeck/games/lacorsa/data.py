@@ -7,6 +7,7 @@ indexes follow the data file: 0-2 are the Extend cards 1, 2 and the Drafting Ext
 
 from __future__ import annotations
 
+import functools
 from importlib import resources
 
 import msgspec
@@ -93,6 +94,7 @@ def suit_of(card_id: int) -> int:
     return card_id & 7
 
 
+@functools.cache
 def deck(suits: int) -> tuple[int, ...]:
     """Return the deck built from the first ``suits`` suits, sorted."""
     return tuple(sorted(card(rank, suit) for suit in range(suits) for rank in range(13)))

@@ -10,7 +10,8 @@ ends; the cars score 9-6-4-3-2-1 by position.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -61,6 +62,9 @@ def suits_in_deck(cars: int, options: LacorsaOptions) -> int:
 
 
 def _remove(hand: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+    if len(cards) == 1:
+        at = hand.index(cards[0])
+        return hand[:at] + hand[at + 1 :]
     rest = list(hand)
     for c in cards:
         rest.remove(c)
@@ -71,12 +75,19 @@ def _set(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
 
-@functools.cache
-def _single(kind: type[Play] | type[Discard] | type[Extend], car: int, card: int) -> LacorsaAction:
-    """Return the action of ``kind`` with ``card`` for ``car``: built once, shared after."""
-    if kind is Extend:
-        return Extend(car=car, card=card)
-    return kind(car=car, cards=(card,))  # type: ignore[call-arg]
+_MAX_CARS = 6
+"""Two cars each at two or three players, one each at four to six: never more than six."""
+
+
+def _table(make: Callable[[int, int], LacorsaAction]) -> tuple[tuple[LacorsaAction, ...], ...]:
+    """Return ``make(car, card)`` for every car and every card id, built once."""
+    ids = range(data.card(REDLINE, 7) + 1)
+    return tuple(tuple(make(car, c) for c in ids) for car in range(_MAX_CARS))
+
+
+_PLAY_ONE = _table(lambda car, c: Play(car=car, cards=(c,)))
+_DISCARD_ONE = _table(lambda car, c: Discard(car=car, cards=(c,)))
+_EXTEND_WITH = _table(lambda car, c: Extend(car=car, card=c))
 
 
 @functools.cache
@@ -91,17 +102,18 @@ def _plays(
     car: int, hand: tuple[int, ...], kind: type[Play] | type[Discard]
 ) -> list[LacorsaAction]:
     """One card of each rank, then the Redline with one card of each other rank."""
-    singles: list[int] = []
+    firsts: list[int] = []
     last_rank = -1
     for c in hand:
         r = c >> 3
         if r != last_rank:
-            singles.append(c)
+            firsts.append(c)
             last_rank = r
-    actions = [_single(kind, car, c) for c in singles]
+    row = (_PLAY_ONE if kind is Play else _DISCARD_ONE)[car]
+    actions = [row[c] for c in firsts]
     if last_rank == REDLINE:
-        redline = singles.pop()
-        actions.extend([_with_redline(kind, car, redline, c) for c in singles])
+        redline = firsts.pop()
+        actions.extend([_with_redline(kind, car, redline, c) for c in firsts])
     return actions
 
 
@@ -124,20 +136,30 @@ def _reveal(turn: Turn[LacorsaState, LacorsaEvent]) -> None:
     )
 
 
-def settle(state: LacorsaState, cursor: int, passes: int, lap: int) -> LacorsaState:
+def settle(state: LacorsaState, cursor: int, passes: int, lap: int, **changes: Any) -> LacorsaState:
     """Find the next car to act from ``cursor`` and what it must do; end laps and the race.
 
     A car with no cards is skipped; a car directly behind another must challenge it;
     otherwise it extends or discards. Past the leader the lap ends, and when any hand
-    is empty then, so does the race.
+    is empty then, so does the race. ``changes`` are other fields of the state the event
+    being folded changed, given here so that the state is rebuilt once.
     """
-    order, hands, spaces = state.order, state.hands, state.spaces
+    order = changes.get("order", state.order)
+    hands = changes.get("hands", state.hands)
+    spaces = changes.get("spaces", state.spaces)
     n = len(order)
     while True:
         if cursor >= n:
             if any(not hand for hand in hands):
                 return replace(
-                    state, phase="score", cursor=n, passes=0, lap=lap, attacker=-1, defender=-1
+                    state,
+                    phase="score",
+                    cursor=n,
+                    passes=0,
+                    lap=lap,
+                    attacker=-1,
+                    defender=-1,
+                    **changes,
                 )
             cursor, passes, lap = 0, 0, lap + 1
         car = order[cursor]
@@ -153,9 +175,17 @@ def settle(state: LacorsaState, cursor: int, passes: int, lap: int) -> LacorsaSt
                 lap=lap,
                 attacker=car,
                 defender=order[cursor + 1],
+                **changes,
             )
         return replace(
-            state, phase="move", cursor=cursor, passes=passes, lap=lap, attacker=-1, defender=-1
+            state,
+            phase="move",
+            cursor=cursor,
+            passes=passes,
+            lap=lap,
+            attacker=-1,
+            defender=-1,
+            **changes,
         )
 
 
@@ -272,7 +302,7 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
                 if r > DRAFTING:
                     break
                 if r != last_rank and not (leader and r == DRAFTING):
-                    actions.append(_single(Extend, car, c))
+                    actions.append(_EXTEND_WITH[car][c])
                 last_rank = r
         actions.extend(_plays(car, hand, Discard))
         return tuple(actions)
@@ -413,24 +443,39 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
 
     def _after_challenge(self, state: LacorsaState, event: ChallengeResolved) -> LacorsaState:
         a, d = event.attacker, event.defender
-        a_cards, d_cards = state.committed[a] or (), state.committed[d] or ()
+        committed = state.committed
+        a_cards, d_cards = committed[a] or (), committed[d] or ()
         played = state.played + a_cards + d_cards
         played_by = state.played_by + (a,) * len(a_cards) + (d,) * len(d_cards)
-        committed = list(state.committed)
-        committed[a] = committed[d] = None
+        cleared = list(committed)
+        cleared[a] = cleared[d] = None
         cursor = state.cursor
-        state = replace(state, played=played, played_by=played_by, committed=tuple(committed))
         if event.winner != a:
-            return settle(state, cursor + 1, 0, state.lap)
+            return settle(
+                state,
+                cursor + 1,
+                0,
+                state.lap,
+                played=played,
+                played_by=played_by,
+                committed=tuple(cleared),
+            )
         order = list(state.order)
         order[cursor], order[cursor + 1] = d, a
         spaces = list(state.spaces)
         spaces[a], spaces[d] = spaces[d], spaces[a]
-        state = replace(state, order=tuple(order), spaces=tuple(spaces))
         passes = state.passes + 1
-        if passes >= 2:
-            return settle(state, cursor + 2, 0, state.lap)
-        return settle(state, cursor + 1, passes, state.lap)
+        return settle(
+            state,
+            cursor + 2 if passes >= 2 else cursor + 1,
+            0 if passes >= 2 else passes,
+            state.lap,
+            played=played,
+            played_by=played_by,
+            committed=tuple(cleared),
+            order=tuple(order),
+            spaces=tuple(spaces),
+        )
 
     def observe(self, state: LacorsaState, seat: int) -> LacorsaObservation:
         """Return what ``seat`` knows: its own hands and every public fact."""
@@ -536,46 +581,51 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
 
 def _committed(state: LacorsaState, event: CardsCommitted) -> LacorsaState:
     car = event.car
-    hands = list(state.hands)
-    hands[car] = _remove(hands[car], event.cards)
-    committed = list(state.committed)
-    committed[car] = event.cards
+    hands = state.hands
+    hand = _remove(hands[car], event.cards)
+    hands = (*hands[:car], hand, *hands[car + 1 :])
+    committed = state.committed
+    committed = (*committed[:car], event.cards, *committed[car + 1 :])
     phase = state.phase
     if phase == "qualify":
-        if all(c is not None for c in committed):
+        if None not in committed:
             phase = "grid"
     else:
         a, d = state.attacker, state.defender
         if committed[a] is not None and (committed[d] is not None or not hands[d]):
             phase = "reveal"
-    return replace(state, hands=tuple(hands), committed=tuple(committed), phase=phase)
+    return replace(state, hands=hands, committed=committed, phase=phase)
 
 
 def _extended(state: LacorsaState, event: Extended) -> LacorsaState:
     car = event.car
-    hands = list(state.hands)
-    hands[car] = _remove(hands[car], (event.card,))
-    state = replace(
+    hands = state.hands
+    hands = (*hands[:car], _remove(hands[car], (event.card,)), *hands[car + 1 :])
+    return settle(
         state,
-        hands=tuple(hands),
+        state.cursor + 1,
+        0,
+        state.lap,
+        hands=hands,
         spaces=_set(state.spaces, car, state.spaces[car] + 1),
         played=(*state.played, event.card),
         played_by=(*state.played_by, car),
     )
-    return settle(state, state.cursor + 1, 0, state.lap)
 
 
 def _discarded(state: LacorsaState, event: Discarded) -> LacorsaState:
     car = event.car
-    hands = list(state.hands)
-    hands[car] = _remove(hands[car], event.cards)
-    state = replace(
+    hands = state.hands
+    hands = (*hands[:car], _remove(hands[car], event.cards), *hands[car + 1 :])
+    return settle(
         state,
-        hands=tuple(hands),
+        state.cursor + 1,
+        0,
+        state.lap,
+        hands=hands,
         played=state.played + event.cards,
         played_by=state.played_by + (car,) * len(event.cards),
     )
-    return settle(state, state.cursor + 1, 0, state.lap)
 
 
 def _dealt(state: LacorsaState, event: RaceDealt) -> LacorsaState:
