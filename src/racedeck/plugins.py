@@ -1,8 +1,8 @@
-"""Plugin loading and the registry of games and bots.
+"""Plugin loading and the registry of games, bots and pictures.
 
-Built-in games and bots register through the same hooks as third-party plugins. Plugins
-come from three places: the built-in modules, packages declaring the ``racedeck``
-entry-point group, and single ``.py`` files in a ``--plugins-dir``. Setting
+Built-in games, bots and pictures register through the same hooks as third-party
+plugins. Plugins come from three places: the built-in modules, packages declaring the
+``racedeck`` entry-point group, and single ``.py`` files in a ``--plugins-dir``. Setting
 ``RACEDECK_LOAD_PLUGINS`` to a comma-separated list of distribution names loads only
 those entry points (an empty value loads none).
 """
@@ -27,6 +27,7 @@ from racedeck import hookspecs
 from racedeck.core.bot import BotSpec
 from racedeck.core.errors import PluginError, UnknownBotError, UnknownGameError
 from racedeck.core.game import AnyGame
+from racedeck.hookspecs import PictureFactory
 
 ENTRY_POINT_GROUP = "racedeck"
 LOAD_PLUGINS_ENV = "RACEDECK_LOAD_PLUGINS"
@@ -46,10 +47,15 @@ def builtin_plugin_modules() -> list[str]:
 
 @dataclass
 class Registry:
-    """Every game and bot the loaded plugins registered."""
+    """Every game, bot and picture the loaded plugins registered.
+
+    It is the catalogue the core looks games and bots up in (``racedeck.core.catalogue``).
+    """
 
     games: dict[str, AnyGame] = field(default_factory=dict)
     bots: list[BotSpec] = field(default_factory=list)
+    pictures: dict[str, PictureFactory] = field(default_factory=dict)
+    """Per game name, what makes its picture (see ``racedeck.inspect.pictures``)."""
 
     def add_game(self, game: AnyGame) -> None:
         """Register one game; a second game of the same name is an error."""
@@ -67,6 +73,17 @@ class Registry:
             if other.name == spec.name and _overlap(other.games, spec.games):
                 raise PluginError(f"two plugins register a bot {spec.name!r} for the same game")
         self.bots.append(spec)
+
+    def add_picture(self, game: str, factory: PictureFactory) -> None:
+        """Register what makes the picture of the game called ``game``; one per game."""
+        if not isinstance(game, str) or not callable(factory):
+            raise PluginError(
+                f"register_pictures was given {game!r} and {factory!r}, "
+                "not a game name and a function that makes its picture"
+            )
+        if game in self.pictures:
+            raise PluginError(f"two plugins register a picture for the game {game!r}")
+        self.pictures[game] = factory
 
     def game(self, name: str) -> AnyGame:
         """Return the game called ``name``."""
@@ -176,16 +193,20 @@ def load_registry(
     entry_points: bool = True,
     env: dict[str, str] | None = None,
 ) -> Registry:
-    """Load every plugin and return the registry of their games and bots."""
+    """Load every plugin and return the registry of their games, bots and pictures."""
     pm = plugin_manager(plugins_dir, entry_points=entry_points, env=env)
     registry = Registry()
     try:
         pm.hook.racedeck_register_games(register=registry.add_game)
         pm.hook.racedeck_register_bots(register=registry.add_bot)
+        pm.hook.racedeck_register_pictures(register=registry.add_picture)
     except PluginError:
         raise
     except Exception as exc:
         raise PluginError(
             f"a plugin failed while registering: {type(exc).__name__}: {exc}"
         ) from None
+    for name in registry.pictures:
+        if name not in registry.games:
+            raise PluginError(f"a plugin registers a picture for {name!r}, which is not a game")
     return registry

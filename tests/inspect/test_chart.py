@@ -10,7 +10,7 @@ import pytest
 from racedeck.cli.app import main
 from racedeck.core.replay import iter_states
 from racedeck.inspect.chart import lap_chart
-from racedeck.inspect.pictures import PICTURES, picture_for
+from racedeck.inspect.pictures import Picture, picture_for
 from racedeck.plugins import Registry
 from tests.inspect.helpers import play
 
@@ -34,8 +34,12 @@ def game_logs(tmp_path_factory: pytest.TempPathFactory, registry: Registry) -> d
     return {name: _game_log(registry, folder, name) for name in sorted(registry.games)}
 
 
-def test_every_registered_game_has_a_picture(registry: Registry) -> None:
-    assert sorted(registry.games) == sorted(set(registry.games) & set(PICTURES))
+def test_every_registered_game_has_a_picture_of_its_own(registry: Registry) -> None:
+    assert sorted(registry.pictures) == sorted(registry.games)
+    for name, game in registry.games.items():
+        picture = picture_for(registry, game)
+        assert type(picture) is not Picture, name
+        assert type(picture).__module__ == f"{type(game).__module__.rpartition('.')[0]}.picture"
 
 
 def test_a_chart_for_every_game_with_a_point_per_lap_and_every_car_placed(
@@ -63,7 +67,7 @@ def test_lacorsa_chart_points_are_the_grid_order_at_each_lap_end(
     expected: list[tuple[str, list[int]]] = []
     last: tuple[str, list[int]] | None = None
     for _seq, _event, state, replay in iter_states(registry, log):
-        picture = picture or picture_for(replay.game)
+        picture = picture or picture_for(registry, replay.game)
         tick = picture.tick(state)
         if last is not None and tick != last[0]:
             expected.append(last)

@@ -39,7 +39,7 @@ def _expected_strips(registry: Registry, log: Path) -> list[list[list[int]]]:
     """Per event, the cars on the strip and their spaces, from the log itself."""
     strips = []
     for _seq, _event, state, replay in iter_states(registry, log):
-        scene = picture_for(replay.game).scene(state)
+        scene = picture_for(registry, replay.game).scene(state)
         strips.append(
             sorted(
                 [car, c["space"]] for car, c in enumerate(scene["cars"]) if c["space"] is not None

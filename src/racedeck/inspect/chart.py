@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from racedeck.core.errors import LogError
 from racedeck.core.replay import iter_states
 from racedeck.inspect.pictures import picture_for
 from racedeck.plugins import Registry
@@ -47,7 +48,7 @@ def lap_chart(registry: Registry, path: str | Path) -> LapChart:
     last_state: Any = None
     for _seq, _event, state, replay in iter_states(registry, path):
         if chart is None:
-            picture = picture_for(replay.game)
+            picture = picture_for(registry, replay.game)
             header = replay.header
             chart = LapChart(
                 title=f"{replay.game.title}, seed {header.seed}: "
@@ -90,6 +91,4 @@ def _final_result(chart: LapChart, replay: Any) -> None:
 
 
 def _empty(path: str | Path) -> Exception:
-    from racedeck.core.errors import LogError
-
     return LogError(str(path), 0, "the log has no events to chart")

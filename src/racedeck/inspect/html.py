@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from racedeck.core.errors import UsageError
+from racedeck.core.errors import LogError, UsageError
 from racedeck.core.replay import iter_states
 from racedeck.inspect.page import PAGE
 from racedeck.inspect.pictures import picture_for
@@ -73,7 +73,7 @@ def match_data(
     for seq, event, state, replay in iter_states(registry, path):
         if game is None:
             header, game = replay.header, replay.game
-            picture = picture_for(game)
+            picture = picture_for(registry, game)
             shown = _check_seats(seats, header.players, str(path))
             initial = game.initial_state(replay.options, header.players)
             board = picture.board(initial)
@@ -82,8 +82,6 @@ def match_data(
         events.append([seq, event.__struct_config__.tag, payload])
         add_frame(state)
     if replay is None:
-        from racedeck.core.errors import LogError
-
         raise LogError(str(path), 0, "the log has no events to replay")
     result = replay.result
     return {

@@ -1,14 +1,18 @@
-"""Registers Detroit-Cleveland Grand Prix and its heuristic bot."""
+"""Registers Detroit-Cleveland Grand Prix, its heuristic bot and its picture."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from racedeck.core.bot import BotSpec
 from racedeck.core.game import AnyGame
 from racedeck.games.detroit_cleveland.bots import DetroitClevelandHeuristic
 from racedeck.games.detroit_cleveland.rules import DetroitCleveland
-from racedeck.hookspecs import hookimpl
+from racedeck.hookspecs import PictureFactory, hookimpl
+
+if TYPE_CHECKING:
+    from racedeck.inspect.pictures.base import Picture
 
 
 @hookimpl
@@ -30,3 +34,15 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
             games=("detroit-cleveland",),
         )
     )
+
+
+@hookimpl
+def racedeck_register_pictures(register: Callable[[str, PictureFactory], None]) -> None:
+    """Register how Detroit-Cleveland is drawn; its module is imported only when it is drawn."""
+    register(DetroitCleveland.name, _picture)
+
+
+def _picture(game: AnyGame) -> Picture:
+    from racedeck.games.detroit_cleveland.picture import DetroitClevelandPicture
+
+    return DetroitClevelandPicture(game)

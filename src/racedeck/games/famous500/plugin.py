@@ -1,14 +1,18 @@
-"""Registers Famous 500 and its heuristic bot."""
+"""Registers Famous 500, its heuristic bot and its picture."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from racedeck.core.bot import BotSpec
 from racedeck.core.game import AnyGame
 from racedeck.games.famous500.bots import Famous500Heuristic
 from racedeck.games.famous500.rules import Famous500
-from racedeck.hookspecs import hookimpl
+from racedeck.hookspecs import PictureFactory, hookimpl
+
+if TYPE_CHECKING:
+    from racedeck.inspect.pictures.base import Picture
 
 
 @hookimpl
@@ -29,3 +33,15 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
             games=("famous-500",),
         )
     )
+
+
+@hookimpl
+def racedeck_register_pictures(register: Callable[[str, PictureFactory], None]) -> None:
+    """Register how Famous 500 is drawn; its module is imported only when it is drawn."""
+    register(Famous500.name, _picture)
+
+
+def _picture(game: AnyGame) -> Picture:
+    from racedeck.games.famous500.picture import Famous500Picture
+
+    return Famous500Picture(game)

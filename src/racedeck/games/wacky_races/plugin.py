@@ -1,14 +1,18 @@
-"""Registers Wacky Races and its heuristic bot."""
+"""Registers Wacky Races, its heuristic bot and its picture."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from racedeck.core.bot import BotSpec
 from racedeck.core.game import AnyGame
 from racedeck.games.wacky_races.bots import WackyHeuristic
 from racedeck.games.wacky_races.rules import WackyRaces
-from racedeck.hookspecs import hookimpl
+from racedeck.hookspecs import PictureFactory, hookimpl
+
+if TYPE_CHECKING:
+    from racedeck.inspect.pictures.base import Picture
 
 
 @hookimpl
@@ -28,3 +32,15 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
             games=("wacky-races",),
         )
     )
+
+
+@hookimpl
+def racedeck_register_pictures(register: Callable[[str, PictureFactory], None]) -> None:
+    """Register how Wacky Races is drawn; its module is imported only when it is drawn."""
+    register(WackyRaces.name, _picture)
+
+
+def _picture(game: AnyGame) -> Picture:
+    from racedeck.games.wacky_races.picture import WackyRacesPicture
+
+    return WackyRacesPicture(game)
