@@ -13,6 +13,7 @@ import typer
 
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
 from racedeck.core.errors import UsageError
+from racedeck.core.files import write_atomically
 
 LogArg = Annotated[Path, typer.Argument(help="A match log (JSON Lines).")]
 SeatView = Annotated[int | None, typer.Option("--seat", help="Show states as this seat saw them.")]
@@ -168,10 +169,9 @@ def html(
 ) -> None:
     """Write one self-contained HTML page that replays the match, step by step."""
     from racedeck.inspect.html import replay_page
-    from racedeck.inspect.output import write_whole
 
     page = replay_page(registry(plugins_dir), log, seat or None).encode()
-    write_whole(out, page)
+    write_atomically(out, page)
     if json:
         emit_json({"log": str(log), "html": str(out), "bytes": len(page), "seats": seat})
     else:
@@ -188,7 +188,6 @@ def chart(
 ) -> None:
     """Draw a lap chart: every car's position after each lap or turn (PNG or SVG)."""
     from racedeck.inspect.chart import lap_chart
-    from racedeck.inspect.output import write_whole
     from racedeck.inspect.svg import chart_svg
 
     suffix = out.suffix.lower()
@@ -201,7 +200,7 @@ def chart(
         payload = chart_png(data)
     else:
         payload = chart_svg(data).encode()
-    write_whole(out, payload)
+    write_atomically(out, payload)
     if json:
         emit_json(
             {

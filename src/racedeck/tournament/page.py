@@ -6,10 +6,10 @@ No script, no stylesheet or font from the network: the page opens the same offli
 from __future__ import annotations
 
 import html
-import os
 from pathlib import Path
 
 from racedeck.core.errors import RacedeckError
+from racedeck.core.files import write_atomically
 from racedeck.tournament.report import bot_rows, headline, seat_rows
 from racedeck.tournament.standings import Standings
 
@@ -153,10 +153,9 @@ def render_page(standings: Standings) -> str:
 
 def write_page(standings: Standings, path: Path) -> None:
     """Write the report page to ``path``, under a temporary name first."""
-    partial = path.with_name(path.name + ".partial")
+    what = f"the report page {path}"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial.write_text(render_page(standings), encoding="utf-8")
-        os.replace(partial, path)
     except OSError as exc:
-        raise RacedeckError(f"cannot write the report page {path}: {exc.strerror}") from None
+        raise RacedeckError(f"cannot write {what}: {exc.strerror}") from None
+    write_atomically(path, render_page(standings).encode("utf-8"), what)

@@ -10,12 +10,12 @@ name is always a tournament database.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 from racedeck.core.errors import RacedeckError
+from racedeck.core.files import FileWriteError, atomic_path
 from racedeck.tournament.record import MatchRecord
 from racedeck.tournament.spec import TournamentSpec, decode_spec, encode_spec
 
@@ -65,17 +65,21 @@ class Store:
             raise StoreError(f"{path}: already exists")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_name(path.name + ".partial")
-            partial.unlink(missing_ok=True)
-            db = sqlite3.connect(partial)
-            with db:
-                db.executescript(_SCHEMA)
-                db.executemany(
-                    "INSERT INTO meta VALUES (?, ?)",
-                    [("schema", str(SCHEMA_VERSION)), ("spec", encode_spec(spec).decode())],
-                )
-            db.close()
-            os.replace(partial, path)
+            with atomic_path(path) as partial:
+                db = sqlite3.connect(partial)
+                try:
+                    with db:
+                        db.executescript(_SCHEMA)
+                        db.executemany(
+                            "INSERT INTO meta VALUES (?, ?)",
+                            [("schema", str(SCHEMA_VERSION)), ("spec", encode_spec(spec).decode())],
+                        )
+                finally:
+                    db.close()
+        except FileWriteError as exc:
+            raise StoreError(
+                f"{path}: cannot create the tournament database: {exc.cause}"
+            ) from None
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"{path}: cannot create the tournament database: {exc}") from None
         return cls.open(path)

@@ -8,13 +8,13 @@ worker itself under the tournament's log folder.
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from racedeck.core.files import write_atomically
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
 from racedeck.plugins import Registry, load_registry
@@ -104,15 +104,7 @@ def _play(
         )
     if buffer is not None and (spec.keep_logs == "all" or record.failed):
         path = log_path(spec, planned.index)
-        _write_atomically(path, buffer.getvalue())
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, buffer.getvalue())
         record = msgspec.structs.replace(record, log=str(path))
     return record
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` under a temporary name and rename it, so no file is ever half there."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    with open(partial, "wb") as handle:
-        handle.write(data)
-    os.replace(partial, path)
