@@ -1,9 +1,20 @@
-"""Replay: fold a log back into states, check every hash, and re-run a match to verify it."""
+"""Replay: fold a log back into states, check every hash, and re-run a match to verify it.
+
+Reading a log's events and folding them into states happens here and nowhere else:
+``decode_event`` reads one event entry, ``fold_event`` folds it (through
+``racedeck.core.step.fold``, naming the line when the game refuses it), and ``fold_log``
+walks a reader's entries with both. Replay, verification, forks and the inspect tools
+(``iter_states``, ``copy_prefix``, ``diff``) are all built on them.
+
+A fork's log is a log like any other: its header says that its first events are copied
+from another log, so re-running it (``rerun``) takes those as recorded and plays on from
+there. Making forks is ``racedeck.core.fork``, which builds on this module.
+"""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -11,20 +22,23 @@ from typing import IO, Any
 import msgspec
 
 from racedeck.core.bot import BotSpec
+from racedeck.core.catalogue import Catalogue
 from racedeck.core.errors import LogError, OptionError, RacedeckError, VerificationError
 from racedeck.core.game import AnyGame
 from racedeck.core.log import (
     DebugNote,
     Fault,
     Header,
+    LogEntry,
     LogReader,
     LogWriter,
     ResultLine,
     encode,
 )
 from racedeck.core.model import Options
-from racedeck.core.runner import run_match, state_hash
-from racedeck.plugins import Registry
+from racedeck.core.resume import watched
+from racedeck.core.runner import MatchOutcome, run_match, state_hash
+from racedeck.core.step import fold
 
 
 @dataclass
@@ -47,10 +61,10 @@ class Replay:
         return self.error is None and self.result is not None
 
 
-def open_game(registry: Registry, header: Header, path: str) -> tuple[AnyGame, Options]:
+def open_game(catalogue: Catalogue, header: Header, path: str) -> tuple[AnyGame, Options]:
     """Return the game and options a log header names, as bad input when they are not known."""
     try:
-        game = registry.game(header.game)
+        game = catalogue.game(header.game)
         options = game.parse_options(header.options)
     except RacedeckError as exc:
         raise LogError(path, 1, str(exc)) from None
@@ -64,40 +78,116 @@ def open_game(registry: Registry, header: Header, path: str) -> tuple[AnyGame, O
     return game, options
 
 
+# Reading and folding a log: the one place ------------------------------------------------
+
+
+class UnfoldableEvent(LogError):
+    """A log's event decodes but the game refuses to fold it (an edited log, say)."""
+
+    def __init__(self, path: str, entry: LogEntry, reason: str) -> None:
+        super().__init__(path, entry.line, f"event {entry.seq} cannot be folded: {reason}")
+        self.reason = reason
+        """What the game raised, as ``Type: message``."""
+
+
+def decode_event(game: AnyGame, entry: LogEntry, path: str) -> Any:
+    """Return the event of an event entry, as a ``LogError`` naming the line if it is not one."""
+    assert entry.event is not None
+    try:
+        return game.event_decoder.decode(entry.event)
+    except msgspec.DecodeError as exc:
+        raise LogError(path, entry.line, f"not a {game.name} event: {exc}") from None
+
+
+def fold_event(game: AnyGame, state: Any, event: Any, entry: LogEntry, path: str) -> Any:
+    """Return ``state`` with ``event`` (read from ``entry``) folded in.
+
+    An event the game cannot fold raises ``UnfoldableEvent``, naming the line.
+    """
+    try:
+        return fold(game, state, (event,))
+    except Exception as exc:  # an edited log may hold an event no match could produce
+        raise UnfoldableEvent(path, entry, f"{type(exc).__name__}: {exc}") from None
+
+
+def fold_log(
+    game: AnyGame, state: Any, entries: Iterable[LogEntry], path: str
+) -> Iterator[tuple[LogEntry, Any, Any]]:
+    """Yield ``(entry, event, state after it)`` for each entry, folding from ``state``.
+
+    A fault or debug entry yields ``None`` for the event and the state unchanged. A bad
+    line raises ``LogError`` after the intact prefix has been yielded.
+    """
+    for entry in entries:
+        if entry.event is None:
+            yield entry, None, state
+            continue
+        event = decode_event(game, entry, path)
+        state = fold_event(game, state, event, entry, path)
+        yield entry, event, state
+
+
 def iter_states(
-    registry: Registry, path: str | Path, stream: IO[bytes] | None = None
+    catalogue: Catalogue, path: str | Path, stream: IO[bytes] | None = None
 ) -> Iterator[tuple[int, Any, Any, Replay]]:
     """Yield ``(seq, event, state after it, replay so far)`` for every intact event of a log.
 
     Raises ``LogError`` at the first bad line, after yielding the intact prefix.
     """
     with LogReader(path, stream) as reader:
-        game, options = open_game(registry, reader.header, str(path))
-        state = game.initial_state(options, reader.header.players)
-        replay = Replay(reader.header, game, options, state, 0)
-        decode = game.event_decoder.decode
-        evolve = game.evolve
-        for entry in reader:
+        game, options = open_game(catalogue, reader.header, str(path))
+        initial = game.initial_state(options, reader.header.players)
+        replay = Replay(reader.header, game, options, initial, 0)
+        for entry, event, state in fold_log(game, initial, reader, reader.path):
             if entry.fault is not None:
                 replay.faults.append(entry.fault)
-                continue
-            if entry.debug is not None:
+            elif entry.debug is not None:
                 replay.debug.append(entry.debug)
-                continue
-            assert entry.event is not None
-            try:
-                event = decode(entry.event)
-            except msgspec.DecodeError as exc:
-                raise LogError(str(path), entry.line, f"not a {game.name} event: {exc}") from None
-            state = evolve(state, event)
-            replay.state = state
-            replay.events = entry.seq + 1
-            yield entry.seq, event, state, replay
+            else:
+                replay.state = state
+                replay.events = entry.seq + 1
+                yield entry.seq, event, state, replay
         replay.result = reader.result
 
 
+def copy_prefix(
+    reader: LogReader,
+    game: AnyGame,
+    options: Options,
+    at: int,
+    writer: LogWriter | None,
+    events: list[Any] | None = None,
+) -> tuple[Any, str]:
+    """Fold events 0 to ``at`` of a log and return the state after ``at`` and the hash there.
+
+    With a ``writer``, the events and the faults and notes among them are copied to it as
+    read; with an ``events`` list, the decoded events are appended to it.
+    """
+    initial = game.initial_state(options, reader.header.players)
+    for entry, event, state in fold_log(game, initial, reader, reader.path):
+        if entry.event is None:
+            if writer is not None:
+                if entry.fault is not None:
+                    writer.fault(entry.fault)
+                elif entry.debug is not None:
+                    writer.debug(entry.debug)
+            continue
+        if events is not None:
+            events.append(event)
+        if writer is not None:
+            writer.event(entry.event)
+        if entry.seq == at:
+            return state, reader.last_hash
+    raise LogError(
+        reader.path, 0, f"event {at} does not exist: the log has {reader.events_read} events"
+    )
+
+
+# Replaying --------------------------------------------------------------------------------
+
+
 def replay_log(
-    registry: Registry,
+    catalogue: Catalogue,
     path: str | Path,
     *,
     at: int | None = None,
@@ -110,18 +200,18 @@ def replay_log(
     """
     replay: Replay | None = None
     try:
-        for seq, _event, _state, replay in iter_states(registry, path, stream):
+        for seq, _event, _state, replay in iter_states(catalogue, path, stream):
             if at is not None and seq >= at:
                 return replay
     except LogError as exc:
         if replay is None:
             if exc.line <= 1:
                 raise
-            replay = _empty_replay(registry, path, stream, exc)
+            replay = _empty_replay(catalogue, path, stream, exc)
         replay.error = exc
         return replay
     if replay is None:
-        replay = _empty_replay(registry, path, stream, None)
+        replay = _empty_replay(catalogue, path, stream, None)
     if at is not None and at >= replay.events:
         raise LogError(
             str(path), 0, f"event {at} does not exist: the log has {replay.events} events"
@@ -143,13 +233,13 @@ def _as_json(value: Any) -> Any:
 
 
 def _empty_replay(
-    registry: Registry, path: str | Path, stream: IO[bytes] | None, error: LogError | None
+    catalogue: Catalogue, path: str | Path, stream: IO[bytes] | None, error: LogError | None
 ) -> Replay:
     """Return the replay of a log with no intact event: its initial state."""
     if stream is not None:
         stream.seek(0)
     with LogReader(path, stream) as reader:
-        game, options = open_game(registry, reader.header, str(path))
+        game, options = open_game(catalogue, reader.header, str(path))
         state = game.initial_state(options, reader.header.players)
         result = None
         if error is None:
@@ -159,55 +249,86 @@ def _empty_replay(
         return Replay(reader.header, game, options, state, 0, result=result, error=error)
 
 
-def verify_log(registry: Registry, path: str | Path) -> Replay:
+# Re-running and verifying -----------------------------------------------------------------
+
+
+def write_match(
+    game: AnyGame,
+    options: Options,
+    header: Header,
+    seats: Sequence[BotSpec],
+    writer: LogWriter,
+    source: LogReader | None = None,
+) -> MatchOutcome:
+    """Write the match ``header`` describes to ``writer``: the header, then every event.
+
+    A fork's header (``header.fork`` set) takes its first events from ``source``, the log
+    it branched off (or the fork itself, when re-running it), copied as recorded; its
+    bots watch them, so they play on as if they had played them, from the state after.
+    """
+    writer.header(header)
+    state, start = game.initial_state(options, header.players), 0
+    if header.fork is not None:
+        assert source is not None, "a fork's prefix is read from its source log"
+        prefix: list[Any] = []
+        state, _ = copy_prefix(source, game, options, header.fork.at, writer, prefix)
+        seats = watched(game, options, header.players, seats, header.seed, prefix)
+        start = header.fork.at + 1
+    return run_match(
+        game,
+        options,
+        seats,
+        header.seed,
+        writer=writer,
+        fault_policy=header.fault_policy,
+        start_state=state,
+        start_events=start,
+    )
+
+
+def rerun(catalogue: Catalogue, replay: Replay, path: str | Path) -> bytes:
+    """Return the bytes the intact log ``replay`` came from should hold, re-run from its header.
+
+    The bots must be the logged ones (``rerun_seats``); a fork's copied prefix is taken
+    from the log itself. A log from an older state version gets its logged final-state
+    hash back: everything else about its ending (events, hash chain, result) must match.
+    """
+    header = replay.header
+    seats = rerun_seats(catalogue, header, path)
+    buffer = io.BytesIO()
+    # The re-run goes under the logged header, so that a log written by another engine
+    # version is judged by its events and result, not by the version string it names.
+    try:
+        if header.fork is None:
+            write_match(replay.game, replay.options, header, seats, LogWriter(buffer))
+        else:
+            with LogReader(path) as source:
+                write_match(replay.game, replay.options, header, seats, LogWriter(buffer), source)
+    except OptionError as exc:
+        raise VerificationError(f"{path}: cannot re-run the match: {exc}") from None
+    again = buffer.getvalue()
+    if header.state_version != replay.game.state_version:
+        again = _with_logged_state_hash(again, replay.result)
+    return again
+
+
+def verify_log(catalogue: Catalogue, path: str | Path) -> Replay:
     """Replay a log, then re-run its match from the header and compare every line.
 
+    A fork replays its copied prefix and re-runs only what came after its fork point.
     Raises ``LogError`` for a bad log and ``VerificationError`` naming the first event
     where the re-run differs.
     """
-    replay = replay_log(registry, path)
+    replay = replay_log(catalogue, path)
     if replay.error is not None:
         raise replay.error
-    header = replay.header
-    if header.fork is not None:
-        # A fork replays its copied prefix and re-runs only what came after its fork point.
-        from racedeck.core.fork import rerun_fork  # imported here: fork builds on replay
-
-        first_difference(
-            Path(path), rerun_fork(registry, path), on_difference=_raise_difference(path)
-        )
-        return replay
-    seats = rerun_seats(registry, header, path)
-    buffer = io.BytesIO()
-    writer = LogWriter(buffer)
-    # The re-run goes under the logged header, so that a log written by another engine
-    # version is judged by its events and result, not by the version string it names.
-    writer.header(header)
-    try:
-        run_match(
-            replay.game,
-            replay.options,
-            seats,
-            header.seed,
-            writer=writer,
-            fault_policy=header.fault_policy,
-            start_state=replay.game.initial_state(replay.options, header.players),
-        )
-    except OptionError as exc:
-        raise VerificationError(f"{path}: cannot re-run the match: {exc}") from None
-    rerun = buffer.getvalue()
-    if header.state_version != replay.game.state_version:
-        rerun = _with_logged_state_hash(rerun, replay.result)
-    first_difference(Path(path), rerun, on_difference=_raise_difference(path))
+    again = rerun(catalogue, replay, path)
+    first_difference(Path(path), again, on_difference=_raise_difference(path))
     return replay
 
 
 def _with_logged_state_hash(rerun: bytes, logged: ResultLine | None) -> bytes:
-    """Put the logged final-state hash into a re-run's result line.
-
-    A log from an older state version hashed a differently shaped state; everything else
-    about its ending (events, hash chain, result) must still match.
-    """
+    """Put the logged final-state hash into a re-run's result line."""
     if logged is None:
         return rerun
     body, _, last = rerun.rstrip(b"\n").rpartition(b"\n")
@@ -216,14 +337,14 @@ def _with_logged_state_hash(rerun: bytes, logged: ResultLine | None) -> bytes:
     return body + b"\n" + encode(patched) + b"\n"
 
 
-def rerun_seats(registry: Registry, header: Header, path: str | Path) -> list[BotSpec]:
+def rerun_seats(catalogue: Catalogue, header: Header, path: str | Path) -> list[BotSpec]:
     """Return the bots to re-run a logged match with, refusing any that cannot reproduce it.
 
     A bot must be installed at the version the log names and be reproducible (a person or
     a wall-clock budget is not).
     """
     try:
-        seats = [registry.bot(seat.bot, header.game) for seat in header.seats]
+        seats = [catalogue.bot(seat.bot, header.game) for seat in header.seats]
     except RacedeckError as exc:
         raise VerificationError(f"{path}: cannot re-run the match: {exc}") from None
     for seat, (spec, entry) in enumerate(zip(seats, header.seats, strict=True)):
@@ -245,7 +366,7 @@ def _raise_difference(path: str | Path) -> Callable[[int, bytes, bytes], None]:
         what = _describe_line(logged) or _describe_line(rerun) or f"line {line}"
         raise VerificationError(
             f"{path}:{line}: re-running the match differs at {what}: "
-            f"log has {_clip(logged)}, re-run gives {_clip(rerun)}"
+            f"log has {clip(logged)}, re-run gives {clip(rerun)}"
         )
 
     return report
@@ -278,6 +399,7 @@ def _describe_line(raw: bytes) -> str:
     return ""
 
 
-def _clip(raw: bytes, width: int = 160) -> str:
+def clip(raw: bytes, width: int = 160) -> str:
+    """Return a log line as text for an error message, cut to ``width`` characters."""
     text = raw.decode(errors="replace") or "(nothing)"
     return text if len(text) <= width else text[: width - 3] + "..."

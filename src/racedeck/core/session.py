@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from racedeck.core.bot import BotSpec
+from racedeck.core.catalogue import Catalogue
 from racedeck.core.errors import RacedeckError
+from racedeck.core.files import atomic_write
 from racedeck.core.game import AnyGame
 from racedeck.core.hashing import digest
 from racedeck.core.log import LogWriter, encode
 from racedeck.core.model import Options
 from racedeck.core.runner import MatchOutcome, make_header, run_match
-from racedeck.plugins import Registry
 
 DEFAULT_LOG_DIR = Path("logs")
 
@@ -40,7 +40,7 @@ class MatchPlan:
 
 
 def plan_match(
-    registry: Registry,
+    catalogue: Catalogue,
     game_name: str,
     bots: list[str],
     seed: int,
@@ -49,9 +49,9 @@ def plan_match(
     time_limit: float | None = None,
 ) -> MatchPlan:
     """Resolve names into a match plan, raising clear errors for unknown names and options."""
-    game = registry.game(game_name)
+    game = catalogue.game(game_name)
     parsed = game.parse_options(options)
-    seats = [registry.bot(name, game.name) for name in bots]
+    seats = [catalogue.bot(name, game.name) for name in bots]
     game.check_players(parsed, len(seats))
     return MatchPlan(game, parsed, seats, seed, fault_policy, time_limit)
 
@@ -80,12 +80,7 @@ def play_to_log(plan: MatchPlan, log_path: Path | None) -> tuple[MatchOutcome, P
         raise RacedeckError(
             f"cannot create the log folder {log_path.parent}: {exc.strerror}"
         ) from None
-    partial = log_path.with_name(log_path.name + ".partial")
-    try:
-        handle = open(partial, "wb")  # noqa: SIM115 - closed below, also on failure
-    except OSError as exc:
-        raise RacedeckError(f"cannot write the log {log_path}: {exc.strerror}") from None
-    try:
+    with atomic_write(log_path, f"the log {log_path}") as handle:
         outcome = run_match(
             plan.game,
             plan.options,
@@ -95,10 +90,4 @@ def play_to_log(plan: MatchPlan, log_path: Path | None) -> tuple[MatchOutcome, P
             fault_policy=plan.fault_policy,
             time_limit=plan.time_limit,
         )
-    except BaseException:
-        handle.close()
-        partial.unlink(missing_ok=True)
-        raise
-    handle.close()
-    os.replace(partial, log_path)
     return outcome, log_path

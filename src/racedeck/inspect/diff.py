@@ -18,10 +18,9 @@ from typing import Any
 
 import msgspec
 
-from racedeck.core.errors import LogError
 from racedeck.core.game import AnyGame
 from racedeck.core.log import Header, LogEntry, LogReader, ResultLine, encode
-from racedeck.core.replay import open_game
+from racedeck.core.replay import UnfoldableEvent, decode_event, fold_event, open_game
 from racedeck.plugins import Registry
 
 SETUP_FIELDS = ("game", "rules_version", "options", "players")
@@ -130,7 +129,6 @@ def _same_bytes_prefix(
     so B need not be decoded or hashed: the common case (two runs that should agree) costs
     little more than one replay. At the first line that differs, the caller goes on in step.
     """
-    decode, evolve = game.event_decoder.decode, game.evolve
     count = events = 0
     with open(path_b, "rb") as other:
         other.readline()
@@ -139,7 +137,7 @@ def _same_bytes_prefix(
                 return _Skip(False, count, events, state, [entry])
             count += 1
             if entry.event is not None:
-                state = fold(evolve, state, _decode(decode, entry, reader.path), entry, reader.path)
+                state = _fold(game, state, entry, reader.path)
                 events += 1
         assert reader.result is not None
         same_end = other.readline() == encode(reader.result) + b"\n" and not other.read(1)
@@ -195,8 +193,6 @@ def _lockstep(
     state_b = state_a if shared else game_b.initial_state(options_b, reader_b.header.players)
     seq = events  # the byte-identical prefix is folded into ``state`` already
     report = DiffReport(differences, compared, events)
-    decode_a, evolve_a = game_a.event_decoder.decode, game_a.evolve
-    decode_b, evolve_b = game_b.event_decoder.decode, game_b.evolve
     for x, y in zip(_entries(entries_a), _entries(entries_b), strict=False):
         if x is None and y is None:
             break
@@ -212,12 +208,12 @@ def _lockstep(
         report.entries_compared += 1
         if x.event is None:
             continue
-        state_a = fold(evolve_a, state_a, _decode(decode_a, x, path_a), x, path_a)
+        state_a = _fold(game_a, state_a, x, path_a)
         if shared:
             state_b = state_a
         else:
             assert y is not None
-            state_b = fold(evolve_b, state_b, _decode(decode_b, y, path_b), y, path_b)
+            state_b = _fold(game_b, state_b, y, path_b)
         seq += 1
         report.events_compared = seq
     if not _same_result(reader_a.result, reader_b.result):
@@ -241,19 +237,9 @@ def _same_result(a: ResultLine | None, b: ResultLine | None) -> bool:
     )
 
 
-def fold(evolve: Any, state: Any, event: Any, entry: LogEntry, path: str) -> Any:
-    """Return ``evolve(state, event)``, as a ``LogError`` naming the line if it fails."""
-    try:
-        return evolve(state, event)
-    except Exception as exc:  # an edited log may hold an event no match could produce
-        raise LogError(path, entry.line, f"event {entry.seq} cannot be folded: {exc}") from None
-
-
-def _decode(decode: Any, entry: LogEntry, path: str) -> Any:
-    try:
-        return decode(entry.event)
-    except msgspec.DecodeError as exc:
-        raise LogError(path, entry.line, f"not an event of this game: {exc}") from None
+def _fold(game: AnyGame, state: Any, entry: LogEntry, path: str) -> Any:
+    """Return ``state`` with the event of ``entry`` folded in, as replay folds it."""
+    return fold_event(game, state, decode_event(game, entry, path), entry, path)
 
 
 def _side(path: str, header: Header, game: AnyGame, entry: LogEntry | None, state: Any) -> Side:
@@ -261,11 +247,11 @@ def _side(path: str, header: Header, game: AnyGame, entry: LogEntry | None, stat
         return Side(path, header, game, 0, None, state)
     if entry.fault is not None or entry.debug is not None:
         return Side(path, header, game, entry.line, entry.fault or entry.debug, state)
-    event = _decode(game.event_decoder.decode, entry, path)
+    event = decode_event(game, entry, path)
     try:
-        after = game.evolve(state, event)
-    except Exception as exc:  # an edited log may hold an event no match could produce
-        return Side(path, header, game, entry.line, event, state, f"{type(exc).__name__}: {exc}")
+        after = fold_event(game, state, event, entry, path)
+    except UnfoldableEvent as exc:  # an edited log may hold an event no match could produce
+        return Side(path, header, game, entry.line, event, state, exc.reason)
     return Side(path, header, game, entry.line, event, after)
 
 

@@ -15,9 +15,11 @@ from typing import Any
 
 import msgspec
 
+from racedeck.core.errors import LogError
 from racedeck.core.game import AnyGame
 from racedeck.core.log import Header
 from racedeck.core.replay import iter_states
+from racedeck.core.step import fold
 from racedeck.plugins import Registry
 
 CHECKPOINT = 256
@@ -45,11 +47,7 @@ class Timeline:
     def state(self, frame: int) -> Any:
         """Return the state of ``frame``: 0 is before any event, N after event N-1."""
         base = frame // CHECKPOINT
-        state = self.checkpoints[base]
-        evolve = self.game.evolve
-        for event in self.events[base * CHECKPOINT : frame]:
-            state = evolve(state, event)
-        return state
+        return fold(self.game, self.checkpoints[base], self.events[base * CHECKPOINT : frame])
 
     def kind(self, seq: int) -> str:
         """Return the tag of event ``seq``."""
@@ -68,8 +66,6 @@ def load_timeline(registry: Registry, path: str | Path) -> Timeline:
         if (seq + 1) % CHECKPOINT == 0:
             checkpoints.append(state)
     if replay is None:
-        from racedeck.core.errors import LogError
-
         raise LogError(str(path), 0, "the log has no events to step through")
     return Timeline(replay.header, replay.game, events, checkpoints)
 

@@ -1,0 +1,148 @@
+"""The package's layering: no import cycles, and the core imports nothing above it.
+
+Every module of ``racedeck`` is read with ``ast`` (nothing is imported), and every import
+statement counts, at module level or inside a function, except those under
+``if TYPE_CHECKING:``, which never run. ``import a.b.c`` and ``from a.b import c`` (``c``
+a module) are edges to ``a.b.c``; ``from a.b import name`` is an edge to ``a.b``. The
+parent packages Python runs on the way are not edges: a package's ``__init__`` may
+re-export its submodules.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import racedeck
+
+ROOT = Path(racedeck.__file__).parent
+CORE = "racedeck.core"
+ALLOWED_IN_CORE = {"racedeck"}
+"""Outside the core, the core may import only the root package (which holds the version)."""
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _statements(node: ast.AST) -> Iterator[ast.AST]:
+    """Yield every node below ``node``, leaving out the bodies of ``if TYPE_CHECKING:``."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.If) and _is_type_checking(child.test):
+            for other in child.orelse:
+                yield other
+                yield from _statements(other)
+            continue
+        yield child
+        yield from _statements(child)
+
+
+def _target(name: str) -> str | None:
+    """Return the racedeck module an imported name lives in, or None outside racedeck."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def imports_of(module: str) -> set[str]:
+    """Return the racedeck modules that ``module`` imports."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in _statements(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base]) if base else ".".join(anchor)
+            names = [f"{base}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            target = _target(name)
+            if target is not None and target != module:
+                found.add(target)
+    return found
+
+
+GRAPH = {module: imports_of(module) for module in MODULES}
+
+
+def _cycle() -> list[str] | None:
+    """Return one import cycle as a list of modules (first = last), or None."""
+    done: set[str] = set()
+    path: list[str] = []
+    on_path: set[str] = set()
+
+    def visit(module: str) -> list[str] | None:
+        path.append(module)
+        on_path.add(module)
+        for other in sorted(GRAPH[module]):
+            if other in on_path:
+                return [*path[path.index(other) :], other]
+            if other not in done:
+                found = visit(other)
+                if found:
+                    return found
+        on_path.discard(module)
+        path.pop()
+        done.add(module)
+        return None
+
+    for module in sorted(GRAPH):
+        if module not in done:
+            found = visit(module)
+            if found:
+                return found
+    return None
+
+
+def test_the_walk_sees_the_package() -> None:
+    assert {"racedeck.core.replay", "racedeck.core.fork", "racedeck.plugins"} <= set(GRAPH)
+    assert "racedeck.core.log" in GRAPH["racedeck.core.replay"]
+    # a function-level import counts
+    assert "racedeck.plugins" in GRAPH["racedeck.cli.common"]
+
+
+def test_there_is_no_import_cycle() -> None:
+    cycle = _cycle()
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_core_imports_nothing_above_it() -> None:
+    above = {
+        module: sorted(
+            other
+            for other in GRAPH[module]
+            if not (other == CORE or other.startswith(CORE + ".")) and other not in ALLOWED_IN_CORE
+        )
+        for module in GRAPH
+        if module == CORE or module.startswith(CORE + ".")
+    }
+    assert {module: others for module, others in above.items() if others} == {}
+
+
+def test_the_inspect_package_names_no_game() -> None:
+    """A game's picture comes through the game's registration, not a table in inspect."""
+    for module, imported in GRAPH.items():
+        if module.startswith("racedeck.inspect"):
+            assert not [m for m in imported if m.startswith("racedeck.games")], module
