@@ -8,6 +8,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from racedeck.core.model import ENGINE
+from racedeck.core.step import apply
 from racedeck.games.famous500.actions import Famous500Action, PitStop, Race
 from racedeck.games.famous500.options import Famous500Options
 from racedeck.games.famous500.rules import Famous500
@@ -56,15 +57,16 @@ def racing(
 
 
 def act(state: Famous500State, actor: int, action: Famous500Action | None = None) -> Famous500State:
-    """Decide one action (or the engine's turn) and fold its events."""
-    rng = random.Random(0)
-    return GAME.fold(state, GAME.decide(state, actor, action, rng))
+    """Apply one action of a seat (or the engine's turn) and return the state after it."""
+    if actor == ENGINE:
+        return engine(state)
+    return apply(GAME, state, actor, action).state
 
 
 def engine(state: Famous500State, seed: int = 0) -> Famous500State:
     """Let the engine act once."""
     assert GAME.next_step(state).engine, state.phase
-    return GAME.fold(state, GAME.decide(state, ENGINE, None, random.Random(seed)))
+    return apply(GAME, state, ENGINE, None, random.Random(seed)).state
 
 
 def settle(state: Famous500State, seed: int = 0) -> Famous500State:

@@ -8,6 +8,7 @@ from collections import Counter
 from msgspec.structs import replace
 
 from racedeck.core.model import ENGINE
+from racedeck.core.step import apply
 from racedeck.games.famous500.actions import Design, LeavePit, PitStop, Race, ReturnCard
 from racedeck.games.famous500.state import Famous500State
 
@@ -32,13 +33,13 @@ def _walk(seed: int):  # type: ignore[no-untyped-def]
         yield state
         step = GAME.next_step(state)
         if step.engine:
-            new = GAME.decide(state, ENGINE, None, random.Random(seed * 1000 + events))
+            turn = apply(GAME, state, ENGINE, None, random.Random(seed * 1000 + events))
         else:
             seat = step.seats[0]
             legal = GAME.legal_actions(state, seat)
-            new = GAME.decide(state, seat, legal[rng.randrange(len(legal))], random.Random(0))
-        state = GAME.fold(state, new)
-        events += len(new)
+            turn = apply(GAME, state, seat, legal[rng.randrange(len(legal))])
+        state = turn.state
+        events += len(turn.events)
     yield state
 
 
@@ -103,17 +104,14 @@ def test_hidden_variants_redeal_only_what_the_viewer_cannot_see() -> None:
                         assert variant.pit_deck[i] == state.pit_deck[i]
                 # The opponent's legal actions are consistent with its redealt hand.
                 for action in GAME.legal_actions(variant, other):
-                    GAME.decide(variant, other, action, random.Random(0))
+                    apply(GAME, variant, other, action)
                 changed += variant != state
     assert checked > 1000 and changed > checked // 2
     assert maybe_seen > 20
 
 
 def test_a_sealed_design_and_pit_declaration_are_redrawn() -> None:
-    state = GAME.fold(
-        racing(section=MONACO_PIT),
-        GAME.decide(racing(section=MONACO_PIT), 1, PitStop(card=60), random.Random(0)),
-    )
+    state = apply(GAME, racing(section=MONACO_PIT), 1, PitStop(card=60)).state
     pits = {GAME.hidden_variants(state, 0, random.Random(s)).pits[1] for s in range(20)}  # type: ignore[union-attr]
     assert pits == {True, False}
     design = replace(racing(), phase="design", designed=(False, False), lap=0, section=0)

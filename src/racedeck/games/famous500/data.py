@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import functools
 import tomllib
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import Literal
 
 import msgspec
@@ -229,18 +231,18 @@ def load_rules(raw: bytes, origin: str = "famous500.json") -> RulesData:
 _FILES = resources.files(__package__).joinpath("data")
 
 
-def _builtin(prefix: str) -> dict[str, str]:
+def _builtin(prefix: str) -> Mapping[str, str]:
     names = {}
     for entry in _FILES.iterdir():
         file = entry.name
         if file.startswith(prefix) and file.endswith(".json"):
             names[file[len(prefix) : -len(".json")]] = file
-    return dict(sorted(names.items()))
+    return MappingProxyType(dict(sorted(names.items())))
 
 
-BUILTIN_TRACKS: dict[str, str] = _builtin("track-")
+BUILTIN_TRACKS: Mapping[str, str] = _builtin("track-")
 """Built-in tracks by name (``monaco``), each the file holding it."""
-BUILTIN_CARDS: dict[str, str] = _builtin("cards-")
+BUILTIN_CARDS: Mapping[str, str] = _builtin("cards-")
 """Built-in card tables by name (``standard``), each the file holding it."""
 
 

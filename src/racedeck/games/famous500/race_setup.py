@@ -8,6 +8,8 @@ options, and every log header, carry the track and the card table themselves.
 
 from __future__ import annotations
 
+import functools
+
 from msgspec.structs import replace
 
 from racedeck.core.errors import OptionError
@@ -66,6 +68,24 @@ def build_setup(options: Famous500Options) -> Setup:
             "was not loaded; build the options with parse_options to read a card file"
         )
     return compile_setup(track, table, options.laps)
+
+
+def compiled_setup(options: Famous500Options) -> Setup:
+    """Return ``build_setup(options)``, compiled once per distinct options.
+
+    Options are frozen, so equal options compile to equal set-ups; options carrying a card
+    table (whose costs are mappings) cannot be hashed and are compiled each time.
+    """
+    try:
+        hash(options)
+    except TypeError:
+        return build_setup(options)
+    return _cached_setup(options)
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_setup(options: Famous500Options) -> Setup:
+    return build_setup(options)
 
 
 def compile_setup(track: Track, table: CardTable, laps: int) -> Setup:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from racedeck.games.famous500.data import KINDS, SAMPLE_CARS, sample_name
 from racedeck.games.famous500.state import Famous500State
 
-_LETTER = {0: "B", 1: "G", 2: "W"}
-_KIND_WORD = {0: "black hairpin", 1: "grey curve", 2: "white straightaway"}
+_LETTER = ("B", "G", "W")
+"""Per section kind (0 black, 1 grey, 2 white), its letter on the track line."""
+_KIND_WORD = ("black hairpin", "grey curve", "white straightaway")
+"""Per section kind, what it is called."""
 
 
 def track_line(state: Famous500State) -> str:

@@ -1,4 +1,4 @@
-"""Pit stops: declared on dotted sections, a draw and a return, repairs for Speed points."""
+"""Making a Pit Stop: declared on dotted sections, a draw and a return, repairs."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from msgspec.structs import replace
 
 from racedeck.core.errors import IllegalActionError
 from racedeck.core.model import ENGINE
+from racedeck.core.step import apply, fold
 from racedeck.games.famous500.actions import LeavePit, PitStop, Race, Repair, ReturnCard
 from racedeck.games.famous500.events import SectionRevealed
 from racedeck.games.famous500.state import SectionPlayed
 
-from .helpers import GAME, MONACO_PIT, act, racing, section, settle
+from .helpers import GAME, MONACO_GREY, MONACO_PIT, act, racing, section, settle
 
 
 def _seat0_pits() -> tuple:  # type: ignore[type-arg]
@@ -43,7 +44,7 @@ def test_a_pitting_driver_draws_then_returns_a_card_to_the_bottom() -> None:
     assert state.phase == "pit_return" and GAME.next_step(state).seats == (0,)
     assert [a.card for a in GAME.legal_actions(state, 0)] == [80, 120, 160]  # type: ignore[union-attr]
     with pytest.raises(IllegalActionError):
-        GAME.decide(state, 0, ReturnCard(card=40), random.Random(0))
+        apply(GAME, state, 0, ReturnCard(card=40))
     state = act(state, 0, ReturnCard(card=160))
     assert state.pit_deck == (140, 200, 160)
     # Only seat 0 knows which card is at the bottom.
@@ -76,14 +77,14 @@ def test_both_pitting_tied_the_faster_card_before_draws_first() -> None:
     )
     state = racing(section=MONACO_PIT, lap=2, history=history)
     state = act(state, 0, PitStop(card=40))
-    events = GAME.decide(state, 1, PitStop(card=60), random.Random(0))
+    events = apply(GAME, state, 1, PitStop(card=60)).events
     revealed = events[1]
     assert isinstance(revealed, SectionRevealed) and revealed.pit_order == (1, 0)
     # No section before: a coin decides, tossed by the engine and kept in the log.
-    fresh = GAME.fold(replace(state, history=()), [events[0]])
+    fresh = fold(GAME, replace(state, history=()), [events[0]])
     assert fresh.phase == "reveal" and GAME.next_step(fresh).engine
     orders = {
-        GAME.decide(fresh, ENGINE, None, random.Random(seed))[0].pit_order  # type: ignore[union-attr]
+        apply(GAME, fresh, ENGINE, None, random.Random(seed)).events[0].pit_order
         for seed in range(20)
     }
     assert orders == {(0, 1), (1, 0)}
@@ -105,7 +106,7 @@ def test_repairs_cost_one_speed_point_for_3_tires_2_fuel_or_1_engine() -> None:
     # No Speed points left: nothing more to buy.
     assert GAME.legal_actions(state, 0) == (LeavePit(),)
     with pytest.raises(IllegalActionError, match="Speed point"):
-        GAME.decide(state, 0, Repair(column=0), random.Random(0))
+        apply(GAME, state, 0, Repair(column=0))
 
 
 def test_pitting_earns_no_points_and_pays_no_costs_the_other_races_as_usual() -> None:
@@ -136,3 +137,14 @@ def test_pit_stops_repair_and_refuel_with_speed_points() -> None:
         state = act(act(state, seat, Repair(column=1)), seat, LeavePit())
     assert state.cars == ((6, 2, 4, 2), (6, 3, 4, 2))
     assert state.phase == "choose"
+
+
+def test_pit_stops_are_declared_only_on_dotted_sections() -> None:
+    """Fortunately, this section of track shows a dotted line, indicating that it's a Pit
+    Stop."""
+    state = racing(section=MONACO_GREY)
+    assert not any(isinstance(a, PitStop) for a in GAME.legal_actions(state, 0))
+    with pytest.raises(IllegalActionError, match="no dotted line"):
+        apply(GAME, state, 0, PitStop(card=40))
+    pit = replace(state, section=0)
+    assert PitStop(card=40) in GAME.legal_actions(pit, 0)

@@ -9,6 +9,7 @@ from msgspec.structs import replace
 
 from racedeck.core.errors import IllegalActionError
 from racedeck.core.model import ENGINE
+from racedeck.core.step import apply
 from racedeck.games.famous500.actions import FalseStart, KeepCards
 from racedeck.games.famous500.events import Dealt
 
@@ -22,17 +23,18 @@ def test_nine_cards_three_each_and_three_in_the_pit_deck() -> None:
     """
     state = fresh()
     assert GAME.next_step(state).engine
-    events = GAME.decide(state, ENGINE, None, random.Random(5))
+    turn = apply(GAME, state, ENGINE, None, random.Random(5))
+    events = turn.events
     assert len(events) == 1 and isinstance(events[0], Dealt)
     dealt = events[0]
     assert [len(h) for h in dealt.hands] == [3, 3]
     assert len(dealt.pit_deck) == 3
     cards = sorted((*dealt.hands[0], *dealt.hands[1], *dealt.pit_deck))
     assert cards == [40, 60, 80, 100, 120, 140, 160, 180, 200]
-    after = GAME.fold(state, events)
+    after = turn.state
     assert after.hands == dealt.hands and after.pit_deck == dealt.pit_deck
     # Another shuffle deals differently.
-    other = GAME.decide(state, ENGINE, None, random.Random(6))[0]
+    other = apply(GAME, state, ENGINE, None, random.Random(6)).events[0]
     assert isinstance(other, Dealt) and other.hands != dealt.hands
 
 
@@ -53,7 +55,7 @@ def test_a_hand_all_above_100_may_declare_a_false_start() -> None:
     assert list(GAME.legal_actions(state, 0)) == [KeepCards(), FalseStart()]
     assert list(GAME.legal_actions(state, 1)) == [KeepCards()]
     with pytest.raises(IllegalActionError, match="above 100"):
-        GAME.decide(state, 1, FalseStart(), random.Random(0))
+        apply(GAME, state, 1, FalseStart())
     state = act(state, 0, FalseStart())
     state = act(state, 1, KeepCards())
     assert state.phase == "deal"

@@ -1,14 +1,12 @@
-"""The first lap: sections, cards played face down, points, costs and the swap."""
+"""The First Lap: sections, cards played face down, Speed points and costs."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from msgspec.structs import replace
 
 from racedeck.core.errors import IllegalActionError
-from racedeck.games.famous500.actions import PitStop, Race
+from racedeck.core.step import apply
+from racedeck.games.famous500.actions import Race
 from racedeck.games.famous500.data import builtin_cards, builtin_track
 
 from .helpers import (
@@ -19,7 +17,6 @@ from .helpers import (
     act,
     racing,
     section,
-    settle,
 )
 
 
@@ -53,7 +50,7 @@ def test_both_drivers_choose_a_card_face_down_at_once() -> None:
     assert GAME.next_step(state).seats == (0, 1)
     assert [a.card for a in GAME.legal_actions(state, 0)] == [40, 120, 160]  # type: ignore[union-attr]
     with pytest.raises(IllegalActionError, match="not in seat 0's hand"):
-        GAME.decide(state, 0, Race(card=60), random.Random(0))
+        apply(GAME, state, 0, Race(card=60))
     state = act(state, 0, Race(card=160))
     # Seat 1 sees that a card is down, not which.
     seen = GAME.observe(state, 1)
@@ -93,45 +90,3 @@ def test_worked_example_grey_faster_card_costs_2_fuel_slower_1() -> None:
     assert after.cars[0] == (6, 5 - 2, 4, 3 + 2)
     assert after.cars[1] == (6, 5 - 1, 4, 3 + 1)
     assert after.history[-1].cards == (160, 100)
-
-
-def test_each_driver_takes_the_card_the_other_played() -> None:
-    """Once you're done scoring, each driver takes the card played by his opponent. The
-    penny then advances to the next section of track."""
-    state = section(racing(section=MONACO_GREY), 120, 180)
-    assert state.hands == ((40, 160, 180), (60, 100, 120))
-    assert state.section == MONACO_GREY + 1 and state.phase == "choose"
-    # Each now knows a card the other holds; it is public record.
-    assert GAME.observe(state, 0).opponent_known == (120,)
-    assert GAME.observe(state, 1).opponent_known == (180,)
-
-
-def test_a_lap_is_once_around_the_track_and_a_race_three_laps() -> None:
-    """Continue playing cards, earning Speed points, subtracting your costs, swapping cards,
-    and advancing the penny until you've made it once around the track."""
-    state = racing(cars=((30, 30, 30, 0), (30, 30, 30, 0)), section=0)
-    sections = len(builtin_track("monaco").sections)
-    laps = 0
-    while state.phase != "over":
-        if state.phase == "choose":
-            state = section(state, state.hands[0][0], state.hands[1][0])
-        elif state.phase == "discard":
-            state = act(state, state.trailing, GAME.legal_actions(state, state.trailing)[0])
-            laps += 1
-            assert (state.section, state.phase) == (0, "choose")
-        else:
-            state = settle(state)
-    assert laps == 2
-    assert len(state.history) == 3 * sections
-    assert state.history[-1].lap == 3
-
-
-def test_pit_stops_are_declared_only_on_dotted_sections() -> None:
-    """Fortunately, this section of track shows a dotted line, indicating that it's a Pit
-    Stop."""
-    state = racing(section=MONACO_GREY)
-    assert not any(isinstance(a, PitStop) for a in GAME.legal_actions(state, 0))
-    with pytest.raises(IllegalActionError, match="no dotted line"):
-        GAME.decide(state, 0, PitStop(card=40), random.Random(0))
-    pit = replace(state, section=0)
-    assert PitStop(card=40) in GAME.legal_actions(pit, 0)

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from msgspec.structs import replace
 
 from racedeck.core.errors import IllegalActionError
+from racedeck.core.step import apply
 from racedeck.games.famous500.actions import Design
+from racedeck.games.famous500.customizing_your_race_car import designs
 from racedeck.games.famous500.data import SAMPLE_CARS, builtin_track, sample_name
-from racedeck.games.famous500.rules import designs
 
 from .helpers import GAME, act, fresh
 
@@ -45,9 +44,9 @@ def test_the_sheet_has_four_columns_that_add_up_to_the_difficulty() -> None:
     state = act(state, 0, Design(tires=7, fuel=5, engine=4, speed=2))
     assert state.cars[0] == (7, 5, 4, 2)
     with pytest.raises(IllegalActionError, match="difficulty is 18"):
-        GAME.decide(state, 1, Design(tires=7, fuel=5, engine=4, speed=3), random.Random(0))
+        apply(GAME, state, 1, Design(tires=7, fuel=5, engine=4, speed=3))
     with pytest.raises(IllegalActionError, match="none negative"):
-        GAME.decide(state, 1, Design(tires=20, fuel=-2, engine=0, speed=0), random.Random(0))
+        apply(GAME, state, 1, Design(tires=20, fuel=-2, engine=0, speed=0))
 
 
 def test_you_can_divide_the_points_however_you_like() -> None:

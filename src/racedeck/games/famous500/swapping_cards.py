@@ -1,0 +1,72 @@
+"""Swapping cards with your opponent, and the penny's advance that closes a section.
+
+From the rulebook's section "The First Lap": "Swapping cards with your opponent" and
+"Completing your first lap":
+
+    Once you're done scoring, each driver takes the card played by his opponent. The
+    penny then advances to the next section of track.
+
+    Continue playing cards, earning Speed points, subtracting your costs, swapping cards,
+    and advancing the penny until you've made it once around the track.
+
+The swap closes every section, after any pit stops (a pit card, face down at the reveal,
+goes to the opponent too), and puts the section on the public record. Then the penny
+moves on: to the next section, to the break between laps after the last section, or to
+the finish after the last section of the last lap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from racedeck.games.famous500 import between_laps
+from racedeck.games.famous500.hands import add, remove
+from racedeck.games.famous500.state import Car, Famous500State, SectionPlayed
+
+
+def swap(state: Famous500State, points: tuple[int, ...]) -> dict[str, Any]:
+    """Return the fields of the swap.
+
+    Each driver takes the card the other played, and the section goes on the record. Each
+    now knows a card the other holds; a card it half-knew the other held is settled.
+    """
+    c0, c1 = state.laid
+    hands = state.hands
+    k0, k1 = state.opponent_known
+    m0, m1 = state.opponent_maybe
+    record = SectionPlayed(
+        lap=state.lap, section=state.section, cards=(c0, c1), pits=state.pits, points=points
+    )
+    return {
+        "hands": (add(hands[0], c1), add(hands[1], c0)),
+        "opponent_known": (
+            (*(c for c in k0 if c != c1), c0),
+            (*(c for c in k1 if c != c0), c1),
+        ),
+        "opponent_maybe": (
+            remove(m0, c1) if c1 in m0 else m0,
+            remove(m1, c0) if c0 in m1 else m1,
+        ),
+        "history": (*state.history, record),
+        "laid": (0, 0),
+        "pits": (False, False),
+        "pit_order": (),
+        "points": (0, 0),
+    }
+
+
+def close_section(
+    state: Famous500State, cars: tuple[Car, ...], points: tuple[int, ...]
+) -> Famous500State:
+    """Swap, then advance the penny: next section, between laps, or the finish."""
+    fields = swap(state, points)
+    section = state.section + 1
+    if section < len(state.setup.kinds):
+        return replace(state, cars=cars, section=section, trailing=-1, phase="choose", **fields)
+    if state.lap >= state.setup.laps:
+        # Across the finish line: ``finishing_the_race`` names the winner.
+        return replace(state, cars=cars, trailing=-1, phase="finish", **fields)
+    trailing = between_laps.trailing_driver(cars, state.laid)
+    return replace(state, cars=cars, trailing=trailing, phase="discard", **fields)
