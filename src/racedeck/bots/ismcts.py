@@ -30,7 +30,7 @@ from racedeck.core.errors import RacedeckError
 from racedeck.core.game import AnyGame
 from racedeck.core.model import ENGINE, Action, Observation, Options, Result
 from racedeck.core.rng import Rng
-from racedeck.core.step import NO_CHANCE, Turn
+from racedeck.core.step import NO_CHANCE, Turn, choose
 
 WIDEN_ABOVE = 20
 """Nodes with more legal actions than this widen progressively."""
@@ -245,8 +245,10 @@ def _select(
         action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
         if prior is not None:
             favourite = prior()
-            if favourite is not None and favourite in untried:
-                action = favourite
+            if favourite is not None:
+                listed = choose(untried, favourite)
+                if listed is not None:
+                    action = listed
         stats = table[action] = [0, 0.0, 1]
         return action, stats
     best: Action = legal[0]
@@ -315,6 +317,8 @@ def _guided(
             action: Action | None = bot.act(game.observe(state, seat), legal, rng)
         except Exception:  # a heuristic that trips on a sampled state plays randomly there
             action = None
-        if action is not None and action in legal:
-            return action
+        if action is not None:
+            listed = choose(legal, action)
+            if listed is not None:
+                return listed
     return legal[rng.randrange(len(legal))]

@@ -327,18 +327,18 @@ def _play(
                 forfeit = Forfeit(seat=seat, reason=reason)
         return None if forfeit is not None else legal[0]
 
-    while True:
+    while forfeit is None:
         step = next_step(state)
-        seats = step.seats
-        if len(seats) == 1:
-            action = ask(seats[0])
+        acting = step.seats
+        if len(acting) == 1:
+            action = ask(acting[0])
             if action is None:
                 break
             turn: Turn[Any, Any] = Turn(game, state, NO_CHANCE)
-            resolve(turn, seats[0], action)
-        elif seats:
+            resolve(turn, acting[0], action)
+        elif acting:
             chosen: list[tuple[int, Action]] = []
-            for seat in seats:
+            for seat in acting:
                 action = ask(seat)
                 if action is None:
                     break

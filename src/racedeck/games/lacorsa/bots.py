@@ -7,6 +7,7 @@ likely to be won; everything else is thrown away cheaply, lowest first.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from racedeck.core.bot import Bot
@@ -74,7 +75,11 @@ class LacorsaHeuristic(Bot):
 
 def _throw_order(action: Play | Discard) -> tuple[int, int, int]:
     """Cheapest to give away first: one card, not an Extend, lowest value."""
-    cards = action.cards
+    return _cost_of_throwing(action.cards)
+
+
+@functools.cache
+def _cost_of_throwing(cards: tuple[int, ...]) -> tuple[int, int, int]:
     extends = sum(1 for c in cards if c >> 3 in EXTEND_RANKS)
     redlines = sum(1 for c in cards if c >> 3 == REDLINE)
     return (len(cards) + redlines, extends, play_total(cards))

@@ -105,6 +105,7 @@ def label(card_id: int) -> str:
     return RANK_LABELS[card_id >> 3]
 
 
+@functools.cache
 def play_total(cards: tuple[int, ...]) -> int:
     """Return what a play of one card, or a Redline with one card, counts in a challenge."""
     total = 0

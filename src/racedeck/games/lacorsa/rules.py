@@ -117,6 +117,12 @@ def _plays(
     return actions
 
 
+@functools.cache
+def _cars_of(owner: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """Return the cars ``seat`` drives."""
+    return tuple(car for car, o in enumerate(owner) if o == seat)
+
+
 def _reveal(turn: Turn[LacorsaState, LacorsaEvent]) -> None:
     """Show both sealed plays of a challenge: the higher total wins, a tie goes to the front.
 
@@ -482,6 +488,21 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         owner = state.owner
         hands = state.hands
         committed = state.committed
+        mine = _cars_of(owner, seat)
+        seen_hands: list[tuple[int, ...] | None] = [None] * len(owner)
+        own_committed: list[tuple[int, ...] | None] = [None] * len(owner)
+        for car in mine:
+            if hands:
+                seen_hands[car] = hands[car]
+            if committed:
+                own_committed[car] = committed[car]
+        sizes = [len(h) for h in hands]
+        flags = [x is not None for x in committed]
+        if True in flags:
+            # Sealed cards still count in the hand size until they are revealed.
+            for car, x in enumerate(committed):
+                if x is not None:
+                    sizes[car] += len(x)
         return LacorsaObservation(
             seat=seat,
             players=state.players,
@@ -490,11 +511,10 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
             race=state.race,
             races=state.options.races,
             lap=state.lap,
-            hands=tuple(h if owner[c] == seat else None for c, h in enumerate(hands)),
-            # Sealed cards still count in the hand size until they are revealed.
-            hand_sizes=tuple(len(h) + len(committed[c] or ()) for c, h in enumerate(hands)),
-            committed=tuple(x is not None for x in committed),
-            own_committed=tuple(x if owner[c] == seat else None for c, x in enumerate(committed)),
+            hands=tuple(seen_hands) if hands else (),
+            hand_sizes=tuple(sizes),
+            committed=tuple(flags),
+            own_committed=tuple(own_committed) if committed else (),
             order=state.order,
             spaces=state.spaces,
             active_car=state.order[state.cursor] if state.phase in ("move", "challenge") else -1,
