@@ -20,6 +20,15 @@ from racedeck.plugins import load_registry
 
 SIMULATIONS = 100
 DECISIONS = 8
+HEURISTIC_TARGETS = {
+    "detroit-cleveland": 300,
+    "famous-500": 800,
+    "lacorsa": 3_150,
+    "wacky-races": 1_450,
+}
+"""Simulations a second promised with heuristic playouts: three times the rates measured
+before the core owned the step (Detroit-Cleveland 30, Famous 500 268, LACORSA 1,054, Wacky
+Races 478), and at least 300 for Detroit-Cleveland."""
 
 _registry = load_registry(entry_points=False)
 
@@ -68,7 +77,10 @@ def benchmarks() -> list[Benchmark]:
     games = [name for name, game in sorted(_registry.games.items()) if sampler_for(game)]
     return [
         Benchmark(
-            f"ismcts: {name}, {rollout} playouts", "sims", _searcher(name, rollout, sims, count)
+            f"ismcts: {name}, {rollout} playouts",
+            "sims",
+            _searcher(name, rollout, sims, count),
+            HEURISTIC_TARGETS.get(name) if rollout == "heuristic" else None,
         )
         for name in games
         for rollout, sims, count in (("random", SIMULATIONS, DECISIONS), ("heuristic", 50, 4))
