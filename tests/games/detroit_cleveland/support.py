@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from msgspec.structs import replace
 
 from racedeck.core.model import ENGINE
-from racedeck.core.runner import NO_CHANCE
+from racedeck.core.step import NO_CHANCE, Turn, apply
 from racedeck.games.detroit_cleveland import data
-from racedeck.games.detroit_cleveland.actions import Bid, DetroitClevelandAction, Pass
-from racedeck.games.detroit_cleveland.events import DetroitClevelandEvent, RaceDealt
-from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions
-from racedeck.games.detroit_cleveland.rules import DetroitCleveland, track_of
+from racedeck.games.detroit_cleveland.actions import Bid, DetroitClevelandAction, Pass, Play
+from racedeck.games.detroit_cleveland.events import (
+    CarMoved,
+    CarSkipped,
+    DetroitClevelandEvent,
+    RaceDealt,
+)
+from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions, track_of
+from racedeck.games.detroit_cleveland.rules import DetroitCleveland, emit_consequences
 from racedeck.games.detroit_cleveland.state import DetroitClevelandState, Switch
 from racedeck.games.detroit_cleveland.track import FINISH, OFF_TRACK
 
@@ -81,8 +87,15 @@ def act(
     state: DetroitClevelandState, seat: int, action: DetroitClevelandAction
 ) -> tuple[DetroitClevelandState, list[DetroitClevelandEvent]]:
     """Let ``seat`` take ``action``; return the state after it and every event it caused."""
-    events = GAME.decide(state, seat, action, NO_CHANCE)
-    return GAME.fold(state, events), events
+    turn = apply(GAME, state, seat, action)
+    return turn.state, turn.events
+
+
+def consequences(state: DetroitClevelandState) -> list[DetroitClevelandEvent]:
+    """Return what follows from ``state`` with no decision to make."""
+    turn: Turn[DetroitClevelandState, DetroitClevelandEvent] = Turn(GAME, state, NO_CHANCE)
+    emit_consequences(turn)
+    return turn.events
 
 
 def deal(
@@ -101,13 +114,16 @@ def deal(
     if hands is None:
         deck = list(data.RACE_DECK)
         hands = tuple(tuple(deck[s::players]) for s in range(players))
-    dealt = RaceDealt(race=0, dealer=dealer, hands=hands, bidding=bidding)
-    return GAME.fold(state, GAME.with_consequences(state, [dealt]))
+    turn: Turn[DetroitClevelandState, DetroitClevelandEvent] = Turn(GAME, state, NO_CHANCE)
+    turn.emit(RaceDealt(race=0, dealer=dealer, hands=hands, bidding=bidding))
+    emit_consequences(turn)
+    return turn.state
 
 
 def engine(state: DetroitClevelandState, seed: int = 0) -> DetroitClevelandState:
     """Let the engine act once (the deal), with a seeded generator."""
-    return GAME.fold(state, GAME.decide(state, ENGINE, None, random.Random(seed)))
+    turn = apply(GAME, state, ENGINE, None, random.Random(seed))
+    return turn.state
 
 
 def sell(state: DetroitClevelandState, buyer: int, amount: int = 10_000) -> DetroitClevelandState:
@@ -118,3 +134,47 @@ def sell(state: DetroitClevelandState, buyer: int, amount: int = 10_000) -> Detr
         state, _ = act(state, seat, Bid(amount=amount) if seat == buyer else Pass())
     assert state.owner[car] == buyer
     return state
+
+
+def auction_to_race(
+    players: int, buyers: tuple[int, ...], **raw: Any
+) -> DetroitClevelandState:
+    """Return the race about to start once ``buyers`` bought the six cars in turn."""
+    state = deal(options(**raw), players)
+    for buyer in buyers:
+        state = sell(state, buyer)
+    return state
+
+
+SPREAD = {
+    "yellow": "jefferson:1L",
+    "blue": "jefferson:1C",
+    "green": "jefferson:1R",
+    "black": "atwater:1L",
+    "red": "atwater:1C",
+    "orange": "atwater:1R",
+}
+"""Six cars with open road ahead of each of them (on Detroit)."""
+BOXED = {
+    "green": "pipe1:1C",
+    "black": "pipe1:2C",
+    "yellow": "pipe1:3C",
+    "orange": "jefferson:1L",
+}
+"""Green stuck behind black, black behind yellow, on Detroit's first single-lane pipe."""
+
+
+def play_card(
+    state: DetroitClevelandState,
+    seat: int,
+    card: int,
+    choose: Callable[[Sequence[Any]], DetroitClevelandAction] = lambda moves: moves[0],
+) -> tuple[DetroitClevelandState, list[DetroitClevelandEvent]]:
+    """Play ``card`` and choose each car's destination with ``choose``; return moves made."""
+    state, events = act(state, seat, Play(card=card))
+    made = [e for e in events if isinstance(e, CarMoved | CarSkipped)]
+    while state.card == card:
+        moves = GAME.legal_actions(state, seat)
+        state, events = act(state, seat, choose(moves))
+        made.extend(e for e in events if isinstance(e, CarMoved | CarSkipped))
+    return state, made

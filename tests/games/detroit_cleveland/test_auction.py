@@ -1,11 +1,16 @@
-"""The auction, rule by rule: each test quotes the rulebook sentence it pins."""
+"""Bidding for Cars (the auction), rule by rule: each test quotes the rulebook sentence it pins."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 from racedeck.core.errors import IllegalActionError
-from racedeck.core.runner import NO_CHANCE
+from racedeck.core.model import ENGINE
+from racedeck.core.rng import engine_stream
+from racedeck.core.runner import run_match
+from racedeck.core.step import NO_CHANCE, apply, resolve
 from racedeck.games.detroit_cleveland import data
 from racedeck.games.detroit_cleveland.actions import Bid, Pass
 from racedeck.games.detroit_cleveland.events import (
@@ -13,9 +18,11 @@ from racedeck.games.detroit_cleveland.events import (
     CarOffered,
     CarRefused,
     CarUnowned,
+    RaceDealt,
     RaceStarted,
 )
-from racedeck.games.detroit_cleveland.rules import track_of
+from racedeck.games.detroit_cleveland.options import track_of
+from racedeck.plugins import load_registry
 from tests.games.detroit_cleveland.support import (
     GAME,
     B,
@@ -26,6 +33,7 @@ from tests.games.detroit_cleveland.support import (
     Y,
     act,
     deal,
+    engine,
     options,
     sell,
 )
@@ -40,6 +48,44 @@ def bid(state, seat, amount):
 
 def pass_(state, seat):
     return act(state, seat, Pass())
+
+
+def test_every_race_begins_with_an_auction() -> None:
+    """Before each race begins, players must purchase race cars for that race by bidding on
+    them."""
+    registry = load_registry(entry_points=False)
+    spec = registry.bot("random", GAME.name)
+    outcome = run_match(GAME, options(races=2), [spec] * 2, 6)
+    assert len(outcome.state.owners) == 2
+    state = GAME.initial_state(options(races=2), 2)
+    phases = []
+    rng = random.Random(0)
+    events = 0
+    while not GAME.next_step(state).over:
+        step = GAME.next_step(state)
+        if step.engine:
+            turn = resolve(GAME, state, ENGINE, None, engine_stream(6, events))
+        else:
+            legal = GAME.legal_actions(state, step.seats[0])
+            turn = resolve(GAME, state, step.seats[0], legal[rng.randrange(len(legal))], NO_CHANCE)
+        for event in turn.events:
+            state = GAME.evolve(state, event)
+            events += 1
+            if not phases or phases[-1] != state.phase:
+                phases.append(state.phase)
+            if isinstance(event, RaceDealt):
+                assert state.owner == (-1,) * 6
+        assert state == turn.state
+    assert phases == ["auction", "race", "deal", "auction", "race", "over"]
+
+
+def test_players_bid_after_seeing_their_hands() -> None:
+    """Players examine the cards in their hands and then decide which cars to bid on."""
+    state = engine(GAME.initial_state(OPTS, 3), 2)
+    assert state.phase == "auction"
+    observation = GAME.observe(state, state.bidder)
+    assert len(observation.hand) == 13
+    assert observation.hands[(state.bidder + 1) % 3] is None
 
 
 def test_the_dealer_turns_over_the_first_car_and_begins() -> None:
@@ -63,12 +109,12 @@ def test_bids_go_up_in_10000_steps_clockwise() -> None:
     assert legal[0] == Pass()
     assert [a.amount for a in legal[1:]] == list(range(10_000, 200_001, 10_000))
     with pytest.raises(IllegalActionError, match="increments of \\$10,000"):
-        GAME.decide(state, 0, Bid(amount=15_000), NO_CHANCE)
+        apply(GAME, state, 0, Bid(amount=15_000))
     state, _ = bid(state, 0, 20_000)
     assert state.bidder == 1
     assert [a.amount for a in GAME.legal_actions(state, 1)[1:3]] == [30_000, 40_000]
     with pytest.raises(IllegalActionError, match="top the current bid"):
-        GAME.decide(state, 1, Bid(amount=20_000), NO_CHANCE)
+        apply(GAME, state, 1, Bid(amount=20_000))
     state, _ = bid(state, 1, 30_000)
     assert state.bidder == 2
     state, _ = pass_(state, 2)
@@ -80,10 +126,10 @@ def test_a_player_may_not_bid_more_than_he_has() -> None:
     state = deal(OPTS, 3, money=(30_000, 200_000, 0))
     assert [a.amount for a in GAME.legal_actions(state, 0)[1:]] == [10_000, 20_000, 30_000]
     with pytest.raises(IllegalActionError, match="more than he has"):
-        GAME.decide(state, 0, Bid(amount=40_000), NO_CHANCE)
+        apply(GAME, state, 0, Bid(amount=40_000))
     state, _ = pass_(state, 0)
     state, _ = pass_(state, 1)
-    assert GAME.legal_actions(state, 2) == [Pass()]
+    assert GAME.legal_actions(state, 2) == (Pass(),)
 
 
 def test_a_pass_is_final_for_that_car() -> None:
@@ -95,7 +141,7 @@ def test_a_pass_is_final_for_that_car() -> None:
     state, _ = bid(state, 2, 20_000)
     assert state.bidder == 0
     with pytest.raises(IllegalActionError):
-        GAME.decide(state, 1, Bid(amount=30_000), NO_CHANCE)
+        apply(GAME, state, 1, Bid(amount=30_000))
     state, _ = bid(state, 0, 30_000)
     assert state.bidder == 2, "seat 1 passed on this car and is skipped"
     assert GAME.observe(state, 1).passed == (False, True, False)
@@ -154,7 +200,7 @@ def test_no_more_than_two_cars_with_three_to_five_players() -> None:
     state, _ = pass_(state, 1)
     assert state.bidder == 2, "seat 0 owns two cars and is out of the bidding"
     with pytest.raises(IllegalActionError):
-        GAME.decide(state, 0, Bid(amount=10_000), NO_CHANCE)
+        apply(GAME, state, 0, Bid(amount=10_000))
 
 
 def test_three_cars_at_most_with_two_players() -> None:
@@ -211,7 +257,7 @@ def test_each_player_must_buy_at_least_one_car() -> None:
     assert state.offer == R
     assert state.bidder == 2
     with pytest.raises(IllegalActionError):
-        GAME.decide(state, 0, Bid(amount=10_000), NO_CHANCE)
+        apply(GAME, state, 0, Bid(amount=10_000))
     # Seat 2 passes: seat 3 is the only one left who may take red, and must.
     state, events = pass_(state, 2)
     bought = [e for e in events if isinstance(e, CarBought)]

@@ -21,6 +21,7 @@ from tests.games.detroit_cleveland.support import (
     R,
     Y,
     act,
+    consequences,
     figures_options,
     race_state,
     space,
@@ -174,7 +175,7 @@ def test_figure_5_card_8_is_unplayable() -> None:
     assert can_move(state, K, 2) == 0
     assert can_move(state, Y, 2) == 1
     assert can_move(state, O, 2) == 1
-    assert GAME.legal_actions(state, 0) == [Play(card=38)]
+    assert GAME.legal_actions(state, 0) == (Play(card=38),)
     alone = race_state(OPTS, at, {0: (8,), 1: (39,)})
-    events = GAME.with_consequences(alone, [])
+    events = consequences(alone)
     assert events == [HandRevealed(seat=0, cards=(8,))]

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from racedeck.core.model import ENGINE
 from racedeck.core.rng import engine_stream
+from racedeck.core.step import NO_CHANCE, resolve
 from racedeck.games.detroit_cleveland.state import DetroitClevelandState
 from tests.games.detroit_cleveland.support import GAME, options
 
@@ -20,12 +21,12 @@ def _states(raw: dict[str, object], players: int, seed: int) -> Iterator[Detroit
     while not GAME.next_step(state).over:
         step = GAME.next_step(state)
         if step.engine:
-            new = GAME.decide(state, ENGINE, None, engine_stream(seed, events))
+            turn = resolve(GAME, state, ENGINE, None, engine_stream(seed, events))
         else:
             legal = GAME.legal_actions(state, step.seats[0])
             action = legal[pick.randrange(len(legal))]
-            new = GAME.decide(state, step.seats[0], action, random.Random(0))
-        for event in new:
+            turn = resolve(GAME, state, step.seats[0], action, NO_CHANCE)
+        for event in turn.events:
             state = GAME.evolve(state, event)
             events += 1
             yield state

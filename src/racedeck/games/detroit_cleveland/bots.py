@@ -24,16 +24,11 @@ from racedeck.games.detroit_cleveland.data import (
     RACE_DECK,
     WHITE,
 )
-from racedeck.games.detroit_cleveland.movement import (
-    CardPlay,
-    Positions,
-    moved,
-    reach,
-)
-from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions
-from racedeck.games.detroit_cleveland.rules import FINISH_ID, track_of
+from racedeck.games.detroit_cleveland.movement import Positions, moved, reach
+from racedeck.games.detroit_cleveland.movement_cards import CardPlay
+from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions, track_of
 from racedeck.games.detroit_cleveland.state import DetroitClevelandObservation
-from racedeck.games.detroit_cleveland.track import FINISH, Track
+from racedeck.games.detroit_cleveland.track import FINISH, FINISH_ID, Track
 
 COLOUR_MOVEMENT = sum(
     count for card in RACE_DECK for colour, count in MOVES.get(card, ()) if colour == 0

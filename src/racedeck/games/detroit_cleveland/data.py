@@ -8,6 +8,7 @@ an opaque id; ``MOVES[number]`` lists its (car, count) pairs top to bottom.
 from __future__ import annotations
 
 from importlib import resources
+from types import MappingProxyType
 from typing import Literal
 
 import msgspec
@@ -113,20 +114,27 @@ CAR_NAMES: tuple[str, ...] = tuple(c.name for c in DATA.colours)
 CODES: tuple[str, ...] = (*CAR_CODES, DATA.white.code)
 """Colour codes indexed by car, with white's code at ``WHITE``."""
 NAMES: tuple[str, ...] = (*CAR_NAMES, DATA.white.name)
-_INDEX = {code: i for i, code in enumerate(CODES)}
+_INDEX: MappingProxyType[str, int] = MappingProxyType({code: i for i, code in enumerate(CODES)})
 
-CARDS: dict[int, CardData] = {card.number: card for card in DATA.cards}
-MOVES: dict[int, tuple[tuple[int, int], ...]] = {
-    card.number: tuple((_INDEX[code], count) for code, count in card.moves)
-    for card in DATA.cards
-    if card.kind in ("move", "ten")
-}
+CARDS: MappingProxyType[int, CardData] = MappingProxyType(
+    {card.number: card for card in DATA.cards}
+)
+"""Every card of the box by its number."""
+MOVES: MappingProxyType[int, tuple[tuple[int, int], ...]] = MappingProxyType(
+    {
+        card.number: tuple((_INDEX[code], count) for code, count in card.moves)
+        for card in DATA.cards
+        if card.kind in ("move", "ten")
+    }
+)
 """Per movement or 10 count card: its (car or ``WHITE``, count) pairs, top to bottom."""
-SWITCHES: dict[int, tuple[int, int]] = {
-    card.number: (_INDEX[card.switch[0]], _INDEX[card.switch[1]])
-    for card in DATA.cards
-    if card.kind == "switch"
-}
+SWITCHES: MappingProxyType[int, tuple[int, int]] = MappingProxyType(
+    {
+        card.number: (_INDEX[card.switch[0]], _INDEX[card.switch[1]])
+        for card in DATA.cards
+        if card.kind == "switch"
+    }
+)
 """Per switch card: the two cars it swaps."""
 TEN_COUNT: tuple[int, ...] = tuple(
     next(c.number for c in DATA.cards if c.kind == "ten" and c.moves[0][0] == code)
@@ -144,6 +152,7 @@ RACE_DECK: tuple[int, ...] = tuple(
 WHITE_CARDS: frozenset[int] = frozenset(
     n for n, moves in MOVES.items() if any(car == WHITE for car, _ in moves)
 )
+"""The movement cards with the white car on them (white's 10 count card too)."""
 STARTING_MONEY: int = DATA.starting_money.value
 BID_STEP: int = DATA.bid_step.value
 FORCED_PRICE: int = DATA.forced_price.value

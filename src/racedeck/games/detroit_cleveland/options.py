@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
+from racedeck.core.errors import OptionError
 from racedeck.core.model import Options
 from racedeck.games.detroit_cleveland.data import RACES
-from racedeck.games.detroit_cleveland.track import TrackData
+from racedeck.games.detroit_cleveland.track import (
+    BUILTIN_TRACKS,
+    Track,
+    TrackData,
+    builtin_track,
+    builtin_track_hash,
+    compile_track,
+    read_track_file,
+    track_from_data,
+    track_hash,
+)
 
 
 class DetroitClevelandOptions(Options, frozen=True):
@@ -31,3 +44,49 @@ class DetroitClevelandOptions(Options, frozen=True):
     no_car_required: bool = False
     white_own_car: bool = False
     may_stop_when_finished: bool = False
+
+
+def track_of(options: DetroitClevelandOptions) -> Track:
+    """Return the compiled track the options name (built-in, or carried in ``track_data``)."""
+    if options.track_data is None:
+        return builtin_track(options.track)
+    return track_from_data(options.track_data, options.track_hash or track_hash(options.track_data))
+
+
+def with_track(options: DetroitClevelandOptions) -> DetroitClevelandOptions:
+    """Return the options with their track's hash, and a track file's content, filled in.
+
+    A track file is read once, here, so that a log carries the track and replays without
+    the file; a hash that no longer matches the track (altered data, or a built-in track
+    changed since) is refused.
+    """
+    if options.track_data is not None:
+        digest = track_hash(options.track_data)
+        if options.track_hash and options.track_hash != digest:
+            raise OptionError(
+                f"detroit-cleveland: track_data of track {options.track!r} does not match "
+                f"its track_hash {options.track_hash}: the track was altered"
+            )
+        compile_track(options.track_data, f"track {options.track!r}")
+        return replace(options, track_hash=digest)
+    if options.track in BUILTIN_TRACKS:
+        digest = builtin_track_hash(options.track)
+        if options.track_hash and options.track_hash != digest:
+            raise OptionError(
+                f"detroit-cleveland: the built-in track {options.track!r} has changed since "
+                f"this match was set up (hash {options.track_hash}, now {digest})"
+            )
+        return replace(options, track_hash=digest)
+    if not options.track.endswith(".json"):
+        raise OptionError(
+            f"detroit-cleveland: unknown track {options.track!r}; use a built-in track "
+            f"({', '.join(BUILTIN_TRACKS)}) or the path of a .json track file"
+        )
+    track = read_track_file(options.track)
+    return replace(options, track_data=track, track_hash=track_hash(track))
+
+
+def check_options(options: DetroitClevelandOptions) -> None:
+    """Reject option values the rules cannot play."""
+    if not 1 <= options.races <= 100:
+        raise OptionError(f"detroit-cleveland: races must be 1 to 100, got {options.races}")

@@ -1,12 +1,56 @@
 """Detroit-Cleveland: a state consistent with one seat's observation, for search bots.
 
-What the seat sees is copied; what it cannot see is filled with placeholders that the
-game's ``hidden_variants`` then redeals (``Game.sample_state`` does both).
+What the seat sees is copied; what it cannot see is filled with placeholders that
+``hidden_variants`` then redeals (``Game.sample_state`` does both).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from msgspec.structs import replace
+
+from racedeck.core.rng import Rng
+from racedeck.games.detroit_cleveland.data import TEN_COUNT
+from racedeck.games.detroit_cleveland.state import DetroitClevelandState
+
+
+def hidden_variants(
+    state: DetroitClevelandState, seat: int, rng: Rng
+) -> DetroitClevelandState | None:
+    """Redeal the cards ``seat`` cannot see among the other hands, sizes kept.
+
+    Shown hands stay as they are, and so do the 10 count cards a buyer took into his
+    hand; the face-down part of the bidding deck is shuffled too.
+    """
+    if not state.hands:
+        return None
+    known: list[tuple[int, ...]] = []
+    pool: list[int] = []
+    tens_known = not state.options.ten_counts_in_deck
+    for other, hand in enumerate(state.hands):
+        if other == seat or other in state.revealed:
+            known.append(hand)
+            continue
+        fixed = tuple(
+            TEN_COUNT[car]
+            for car in range(6)
+            if tens_known and state.owner[car] == other and TEN_COUNT[car] in hand
+        )
+        known.append(fixed)
+        pool.extend(c for c in hand if c not in fixed)
+    rng.shuffle(pool)
+    hands: list[tuple[int, ...]] = []
+    for other, hand in enumerate(state.hands):
+        fixed = known[other]
+        need = len(hand) - len(fixed)
+        dealt, pool = pool[:need], pool[need:]
+        hands.append(tuple(sorted((*fixed, *dealt))))
+    deck = state.bid_deck
+    hidden = sum(1 for car in deck if car not in state.refused)
+    top = list(deck[:hidden])
+    rng.shuffle(top)
+    return replace(state, hands=tuple(hands), bid_deck=(*top, *deck[hidden:]))
 
 
 def state_from_observation(observation: Any, options: Any) -> Any:
@@ -17,7 +61,6 @@ def state_from_observation(observation: Any, options: Any) -> Any:
     from the cards the seat has not seen, and the face-down bidding deck in car order.
     """
     from racedeck.games.detroit_cleveland import data as rules
-    from racedeck.games.detroit_cleveland.state import DetroitClevelandState
 
     obs = observation
     players, seat = obs.players, obs.seat

@@ -10,10 +10,12 @@ rejects a malformed one with a one-line ``DataError``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import Literal
 
 import msgspec
@@ -24,6 +26,8 @@ Source = Literal["seed", "published", "proposal"]
 
 FINISH = -2
 """A car's position once it has crossed the finish line; also the successor that crosses it."""
+FINISH_ID = "finish"
+"""How events and actions name the finish line where they name a space."""
 OFF_TRACK = -1
 """A car's position before it is placed on a start position."""
 START_POSITIONS = 6
@@ -55,8 +59,12 @@ class TrackData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     note: str = ""
 
 
-class Track(msgspec.Struct, frozen=True):
-    """A checked track, compiled for speed: space ``i`` of the file is index ``i``."""
+class Track(msgspec.Struct, frozen=True, eq=False):
+    """A checked track, compiled for speed: space ``i`` of the file is index ``i``.
+
+    A track is compiled once per content (see ``builtin_track`` and ``track_from_data``),
+    so it compares and hashes by identity: the tables derived from it are cached per track.
+    """
 
     name: str
     title: str
@@ -69,7 +77,16 @@ class Track(msgspec.Struct, frozen=True):
     start: tuple[int, ...]
     length: float
     """The distance of the finish line: one more than the farthest space."""
-    index: dict[str, int]
+    index: MappingProxyType[str, int]
+    """Each space's index by its id."""
+
+    def space_id(self, space: int) -> str:
+        """Return the id of a space, or ``finish`` for a car across the line."""
+        return FINISH_ID if space == FINISH else self.ids[space]
+
+    def space_index(self, space_id: str) -> int:
+        """Return the index of the space with this id, or ``FINISH`` for ``finish``."""
+        return FINISH if space_id == FINISH_ID else self.index[space_id]
 
 
 def decode_track(raw: bytes, origin: str) -> TrackData:
@@ -153,7 +170,7 @@ def compile_track(data: TrackData, origin: str) -> Track:
         successors=tuple(successors),
         start=tuple(start),
         length=max(s.distance for s in data.spaces) + 1.0,
-        index=index,
+        index=MappingProxyType(index),
     )
 
 
@@ -210,38 +227,46 @@ def builtin_track_data(name: str) -> TrackData:
     return decode_track(raw, f"track-{name}.json")
 
 
-_COMPILED: dict[str, Track] = {}
-_BUILTIN_HASHES: dict[str, str] = {}
-
-
+@functools.cache
 def builtin_track_hash(name: str) -> str:
     """Return the hash of a built-in track's data, computed once."""
-    digest = _BUILTIN_HASHES.get(name)
-    if digest is None:
-        digest = _BUILTIN_HASHES[name] = track_hash(builtin_track_data(name))
-    return digest
+    return track_hash(builtin_track_data(name))
 
 
+@functools.cache
 def builtin_track(name: str) -> Track:
     """Return a built-in track, compiled once."""
-    track = _COMPILED.get(name)
-    if track is None:
-        track = compile_track(builtin_track_data(name), f"track-{name}.json")
-        _COMPILED[name] = track
-    return track
+    return compile_track(builtin_track_data(name), f"track-{name}.json")
+
+
+class _ByHash:
+    """A user track's data as a cache key: its hash stands for its content.
+
+    Hashing the whole data on every look-up would cost more than the look-up saves; the
+    options carry the hash, checked against the content when they were parsed.
+    """
+
+    __slots__ = ("data", "digest")
+
+    def __init__(self, data: TrackData, digest: str) -> None:
+        self.data = data
+        self.digest = digest
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _ByHash) and other.digest == self.digest
 
 
 def track_from_data(data: TrackData, key: str) -> Track:
     """Return a user track compiled once per ``key`` (its hash)."""
-    cache_key = "user:" + key
-    track = _COMPILED.get(cache_key)
-    if track is None:
-        track = compile_track(data, data.name or "track")
-        if len(_COMPILED) > 64:
-            for stale in [k for k in _COMPILED if k.startswith("user:")]:
-                del _COMPILED[stale]
-        _COMPILED[cache_key] = track
-    return track
+    return _compiled(_ByHash(data, key))
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(key: _ByHash) -> Track:
+    return compile_track(key.data, key.data.name or "track")
 
 
 # Authoring --------------------------------------------------------------------------------
