@@ -146,3 +146,19 @@ def test_the_inspect_package_names_no_game() -> None:
     for module, imported in GRAPH.items():
         if module.startswith("racedeck.inspect"):
             assert not [m for m in imported if m.startswith("racedeck.games")], module
+
+
+def _attribute_users(attribute: str) -> set[str]:
+    return {
+        module
+        for module, path in MODULES.items()
+        if not module.startswith("racedeck.games")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr == attribute
+    }
+
+
+def test_events_are_folded_in_one_place_and_read_from_logs_in_one_place() -> None:
+    """Outside the games, only the step folds events and only replay decodes a log's events."""
+    assert _attribute_users("evolve") == {"racedeck.core.step"}
+    assert _attribute_users("event_decoder") == {"racedeck.core.game", "racedeck.core.replay"}

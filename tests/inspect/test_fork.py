@@ -127,15 +127,16 @@ def test_check_parent_refuses_another_log(parent: Path, tmp_path: Path, registry
 
 
 def test_fork_command_writes_a_log_that_fork_verify_accepts(
-    parent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    parent: Path, tmp_path: Path, registry: Registry, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    at, _ = _fork_at_a_decision_boundary(registry, parent, 20, tmp_path)
     out = tmp_path / "cli.jsonl"
     code = main(
         [
             "fork",
             str(parent),
             "--at",
-            "20",
+            str(at),
             "--seat",
             "random",
             "--seat",
@@ -153,9 +154,11 @@ def test_fork_command_writes_a_log_that_fork_verify_accepts(
     )
     assert code == 0, capsys.readouterr().err
     written = json.loads(capsys.readouterr().out)
-    assert written["fork"]["at"] == 20 and written["log"] == str(out)
+    assert written["fork"]["at"] == at and written["log"] == str(out)
     assert main(["fork", "--verify", str(out), "--parent", str(parent)]) == 0
     assert "verified" in capsys.readouterr().out
+    # replay --verify re-runs a fork too, from its fork point
+    assert main(["replay", str(out), "--verify"]) == 0, capsys.readouterr().err
 
 
 def test_fork_past_the_end_is_bad_input_and_leaves_no_file(

@@ -18,10 +18,10 @@ from typing import Any
 
 import msgspec
 
+from racedeck.core.catalogue import Catalogue
 from racedeck.core.game import AnyGame
 from racedeck.core.log import Header, LogEntry, LogReader, ResultLine, encode
 from racedeck.core.replay import UnfoldableEvent, decode_event, fold_event, open_game
-from racedeck.plugins import Registry
 
 SETUP_FIELDS = ("game", "rules_version", "options", "players")
 """Header fields that decide the initial state: equal ones let both logs share a fold."""
@@ -87,13 +87,13 @@ def _same(x: LogEntry | None, y: LogEntry | None) -> bool:
     return x.event == y.event and x.fault == y.fault and x.debug == y.debug
 
 
-def diff_logs(registry: Registry, path_a: str | Path, path_b: str | Path) -> DiffReport:
+def diff_logs(catalogue: Catalogue, path_a: str | Path, path_b: str | Path) -> DiffReport:
     """Compare two logs and return where they first diverge.
 
     Raises ``LogError`` (exit code 3) when either log cannot be read, naming the line.
     """
     with LogReader(path_a) as reader_a:
-        game_a, options_a = open_game(registry, reader_a.header, str(path_a))
+        game_a, options_a = open_game(catalogue, reader_a.header, str(path_a))
         state = game_a.initial_state(options_a, reader_a.header.players)
         entries_a: Iterator[LogEntry] = iter(reader_a)
         skipped = events = 0
@@ -108,7 +108,7 @@ def diff_logs(registry: Registry, path_a: str | Path, path_b: str | Path) -> Dif
             for _ in range(skipped):
                 next(entries_b)  # B's prefix is A's, byte for byte; this checks its hashes
             return _lockstep(
-                registry, reader_a, reader_b, entries_a, entries_b, state, skipped, events
+                catalogue, reader_a, reader_b, entries_a, entries_b, state, skipped, events
             )
 
 
@@ -174,7 +174,7 @@ def _header_line(path: str | Path) -> bytes:
 
 
 def _lockstep(
-    registry: Registry,
+    catalogue: Catalogue,
     reader_a: LogReader,
     reader_b: LogReader,
     entries_a: Iterator[LogEntry],
@@ -185,8 +185,8 @@ def _lockstep(
 ) -> DiffReport:
     """Compare the rest of two logs entry by entry, folding only what is needed."""
     path_a, path_b = reader_a.path, reader_b.path
-    game_a, _ = open_game(registry, reader_a.header, path_a)
-    game_b, options_b = open_game(registry, reader_b.header, path_b)
+    game_a, _ = open_game(catalogue, reader_a.header, path_a)
+    game_b, options_b = open_game(catalogue, reader_b.header, path_b)
     differences = header_differences(reader_a.header, reader_b.header)
     shared = not any(name in differences for name in SETUP_FIELDS)
     state_a = state

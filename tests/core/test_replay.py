@@ -1,0 +1,112 @@
+"""Replay, verification and forks: built on the catalogue protocol and one fold of a log."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from racedeck.core.bot import BotSpec
+from racedeck.core.catalogue import Catalogue
+from racedeck.core.errors import LogError, UnknownBotError, UnknownGameError
+from racedeck.core.fork import fork_log, verify_fork
+from racedeck.core.game import AnyGame
+from racedeck.core.log import LogReader
+from racedeck.core.replay import (
+    UnfoldableEvent,
+    fold_log,
+    iter_states,
+    open_game,
+    replay_log,
+    verify_log,
+)
+from racedeck.core.session import plan_match, play_to_log
+from racedeck.inspect.diff import diff_logs
+from racedeck.plugins import load_registry
+from tests.inspect.helpers import rewrite
+
+PLUGIN_GAMES = Path(__file__).parents[1] / "conformance" / "plugin_games"
+
+
+class OneGame:
+    """A catalogue that is not the plugin registry: one game and its bots, by hand."""
+
+    def __init__(self, game: AnyGame, bots: list[BotSpec]) -> None:
+        self._game = game
+        self._bots = bots
+
+    def game(self, name: str) -> AnyGame:
+        if name != self._game.name:
+            raise UnknownGameError(f"unknown game {name!r}")
+        return self._game
+
+    def bot(self, name: str, game: str) -> BotSpec:
+        for spec in self._bots:
+            if spec.name == name and spec.plays(game):
+                return spec
+        raise UnknownBotError(f"unknown bot {name!r}")
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> Catalogue:
+    registry = load_registry(PLUGIN_GAMES, entry_points=False)
+    game = registry.game("high-card")
+    return OneGame(game, registry.bots_for("high-card"))
+
+
+@pytest.fixture(scope="module")
+def log(catalogue: Catalogue, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    plan = plan_match(catalogue, "high-card", ["heuristic", "random", "random"], 5, {})
+    path = tmp_path_factory.mktemp("replay") / "high-card.jsonl"
+    _outcome, written = play_to_log(plan, path)
+    assert written == path
+    return path
+
+
+def test_any_catalogue_serves_replay_verification_and_forks(
+    catalogue: Catalogue, log: Path, tmp_path: Path
+) -> None:
+    replay = verify_log(catalogue, log)
+    assert replay.complete and replay.events > 4
+    forked = fork_log(catalogue, log, 3, tmp_path / "fork.jsonl", seed=9)
+    assert verify_fork(catalogue, forked.path, log).complete
+    assert verify_log(catalogue, forked.path).complete  # replay --verify re-runs forks too
+
+
+def test_the_fold_yields_every_entry_with_the_state_after_it(
+    catalogue: Catalogue, log: Path
+) -> None:
+    states = [state for _seq, _event, state, _replay in iter_states(catalogue, log)]
+    with LogReader(log) as reader:
+        game, options = open_game(catalogue, reader.header, str(log))
+        initial = game.initial_state(options, reader.header.players)
+        walked = list(fold_log(game, initial, reader, reader.path))
+    assert [state for _entry, _event, state in walked] == states
+    assert [entry.seq for entry, _event, _state in walked] == list(range(len(states)))
+    assert replay_log(catalogue, log).state == states[-1]
+
+
+def _bad_seat(seq: int, event: dict) -> dict:
+    return {**event, "seat": 7} if event["type"] == "laid" and seq > 5 else event
+
+
+def test_an_event_the_game_cannot_fold_is_a_log_error_naming_its_line(
+    catalogue: Catalogue, log: Path, tmp_path: Path
+) -> None:
+    edited = rewrite(log, tmp_path / "edited.jsonl", _bad_seat)
+    seq = next(
+        n
+        for n, line in enumerate(edited.read_text().splitlines()[1:-1])
+        if n > 5 and json.loads(line)["event"]["type"] == "laid"
+    )
+    replay = replay_log(catalogue, edited)
+    assert isinstance(replay.error, UnfoldableEvent)
+    assert replay.error.line == seq + 2
+    assert replay.error.why.startswith(f"event {seq} cannot be folded: IndexError")
+    assert replay.events == seq  # the intact prefix
+    with pytest.raises(LogError, match="cannot be folded"):
+        verify_log(catalogue, edited)
+    report = diff_logs(catalogue, log, edited)
+    assert report.divergence is not None and report.divergence.seq == seq
+    assert report.divergence.b.error.startswith("IndexError")
