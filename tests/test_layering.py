@@ -148,6 +148,14 @@ def test_the_inspect_package_names_no_game() -> None:
             assert not [m for m in imported if m.startswith("racedeck.games")], module
 
 
+def test_a_games_picture_module_pulls_in_no_plugin_machinery() -> None:
+    """Games import ``racedeck.inspect.pictures`` for the ``Picture`` base; it stays light."""
+    light = ("racedeck.inspect", "racedeck.inspect.pictures", "racedeck.inspect.pictures.base")
+    for module in light:
+        heavy = [m for m in GRAPH[module] if m not in light and not m.startswith(CORE)]
+        assert heavy == [], module
+
+
 def _attribute_users(attribute: str) -> set[str]:
     return {
         module

@@ -11,10 +11,15 @@ picture is built from what that seat was shown and nothing else.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from racedeck.core.errors import PluginError
 from racedeck.core.game import AnyGame
 from racedeck.inspect.pictures.base import Picture
-from racedeck.plugins import Registry
+
+if TYPE_CHECKING:
+    # Only a type: a game's picture module imports this package, which loads no plugins.
+    from racedeck.plugins import Registry
 
 
 def picture_for(registry: Registry, game: AnyGame) -> Picture:
