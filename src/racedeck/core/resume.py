@@ -68,7 +68,7 @@ def _seat_events(
         for action in legal[seat]:
             try:
                 turn = resolve(game, current, seat, action, NO_CHANCE)
-            except Exception:  # noqa: BLE001 - an action the game cannot take here explains nothing
+            except Exception:
                 continue
             produced = turn.events
             # Compared as canonical bytes: a game may build a tuple field from a list.
@@ -182,7 +182,7 @@ def _first_decision(
         for action in game.legal_actions(state, seat):
             try:
                 turn = resolve(game, state, seat, action, NO_CHANCE)
-            except Exception:  # noqa: BLE001 - an action the game cannot take here explains nothing
+            except Exception:
                 continue
             produced = turn.events
             if produced and _same(events[at : at + len(produced)], produced[: len(events) - at]):

@@ -58,7 +58,8 @@ class Turn(Generic[StateT, EventT]):
 
     def emit(self, event: EventT) -> StateT:
         """Record ``event``, fold it into the state, and return the state after it."""
-        self.state = state = self._evolve(self.state, event)
+        state: StateT = self._evolve(self.state, event)
+        self.state = state
         self.events.append(event)
         return state
 
