@@ -38,7 +38,7 @@ from racedeck.core.log import (
 from racedeck.core.model import Options
 from racedeck.core.resume import watched
 from racedeck.core.runner import MatchOutcome, run_match, state_hash
-from racedeck.core.step import fold
+from racedeck.core.step import fold, folder
 
 
 @dataclass
@@ -116,14 +116,26 @@ def fold_log(
     """Yield ``(entry, event, state after it)`` for each entry, folding from ``state``.
 
     A fault or debug entry yields ``None`` for the event and the state unchanged. A bad
-    line raises ``LogError`` after the intact prefix has been yielded.
+    line raises ``LogError`` after the intact prefix has been yielded. This is
+    ``decode_event`` and ``fold_event`` for every entry, written out: it is the loop every
+    replay runs, once per event of the log.
     """
+    decode = game.event_decoder.decode
+    evolve = folder(game)
     for entry in entries:
-        if entry.event is None:
+        raw = entry.event
+        if raw is None:
             yield entry, None, state
             continue
-        event = decode_event(game, entry, path)
-        state = fold_event(game, state, event, entry, path)
+        try:
+            event = decode(raw)
+        except msgspec.DecodeError:
+            decode_event(game, entry, path)  # raises the error naming the line
+            raise
+        try:
+            state = evolve(state, event)
+        except Exception as exc:  # an edited log may hold an event no match could produce
+            raise UnfoldableEvent(path, entry, f"{type(exc).__name__}: {exc}") from None
         yield entry, event, state
 
 
@@ -200,9 +212,25 @@ def replay_log(
     """
     replay: Replay | None = None
     try:
-        for seq, _event, _state, replay in iter_states(catalogue, path, stream):
-            if at is not None and seq >= at:
-                return replay
+        with LogReader(path, stream) as reader:
+            game, options = open_game(catalogue, reader.header, str(path))
+            initial = game.initial_state(options, reader.header.players)
+            replay = Replay(reader.header, game, options, initial, 0)
+            for entry, _event, state in fold_log(game, initial, reader, reader.path):
+                if entry.event is None:
+                    if entry.fault is not None:
+                        replay.faults.append(entry.fault)
+                    elif entry.debug is not None:
+                        replay.debug.append(entry.debug)
+                    continue
+                # Kept up to date as it goes: a bad line later leaves the intact prefix.
+                replay.state = state
+                replay.events = entry.seq + 1
+                if at is not None and entry.seq >= at:
+                    return replay
+            replay.result = reader.result
+            if replay.events == 0:
+                replay = None
     except LogError as exc:
         if replay is None:
             if exc.line <= 1:

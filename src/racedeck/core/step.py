@@ -14,7 +14,7 @@ callers that have no legal list yet (tests, tools) and checks against a fresh on
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
 from racedeck.core.errors import IllegalActionError
@@ -117,6 +117,16 @@ def apply(
             why = game.explain_illegal(state, actor, action) or "it is not a legal action now"
         raise IllegalActionError(action, actor, why)
     return resolve(game, state, actor, chosen, NO_CHANCE)
+
+
+def folder(game: AnyGame) -> Callable[[Any, Any], Any]:
+    """Return the function that folds one event of ``game`` into a state.
+
+    For a reader that folds events one at a time as it reads them (a log's fold) and
+    wants no call in between; ``fold`` is the same for a batch.
+    """
+    evolve: Callable[[Any, Any], Any] = game.evolve
+    return evolve
 
 
 def fold(game: AnyGame, state: StateT, events: Iterable[Any]) -> StateT:
