@@ -12,7 +12,7 @@ best card is played. Destinations are chosen by the same score.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from racedeck.core.bot import Bot
 from racedeck.core.model import Action, Observation, Options
@@ -24,11 +24,11 @@ from racedeck.games.detroit_cleveland.data import (
     RACE_DECK,
     WHITE,
 )
-from racedeck.games.detroit_cleveland.movement import Positions, moved, reach
-from racedeck.games.detroit_cleveland.movement_cards import CardPlay
+from racedeck.games.detroit_cleveland.movement import Positions, moved, reach_past, within
+from racedeck.games.detroit_cleveland.movement_cards import CardPlay, card_play_for
 from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions, track_of
 from racedeck.games.detroit_cleveland.state import DetroitClevelandObservation
-from racedeck.games.detroit_cleveland.track import FINISH, FINISH_ID, Track
+from racedeck.games.detroit_cleveland.track import FINISH, Track
 
 COLOUR_MOVEMENT = sum(
     count for card in RACE_DECK for colour, count in MOVES.get(card, ()) if colour == 0
@@ -122,62 +122,99 @@ class DetroitClevelandHeuristic(Bot):
     # Race --------------------------------------------------------------------------------
     def score(self, observation: DetroitClevelandObservation, positions: Positions) -> float:
         """Score a position for this seat: own progress minus rivals', and their freedom."""
+        return self._scoring(observation)(positions)
+
+    def _scoring(self, observation: DetroitClevelandObservation) -> Callable[[Positions], float]:
+        """Return ``score`` for ``observation``'s cars, ready for many positions.
+
+        A car's freedom is how far it could move in ``MOBILITY_LOOKAHEAD`` steps; with no
+        car within that reach it is the full lookahead, found without a search. The sum
+        runs car by car in the same order every time, so equal positions score equal.
+        """
         track = self.track
         assert track is not None
-        finished = list(observation.finished)
-        total = 0.0
-        owner = observation.owner
-        successors = track.successors
-        for car in range(6):
-            seat = owner[car]
-            if seat < 0:
-                continue
-            space = positions[car]
-            if space == FINISH:
-                if car not in finished:
-                    finished.append(car)
-                value = track.length + PLACE_BONUS * (6 - finished.index(car))
-                mobility = float(MOBILITY_LOOKAHEAD)
-            else:
-                value = track.distances[space]
-                mobility = float(reach(successors, positions, car, MOBILITY_LOOKAHEAD)[1])
-            value += MOBILITY_WEIGHT * mobility
-            total += value if seat == self.seat else -RIVAL_WEIGHT * value
-        return total
+        distances = track.distances
+        length = track.length
+        cones = within(track, MOBILITY_LOOKAHEAD)
+        already = observation.finished
+        owned = tuple(
+            (car, seat == self.seat) for car, seat in enumerate(observation.owner) if seat >= 0
+        )
+
+        def score(positions: Positions) -> float:
+            finished: list[int] | None = None
+            total = 0.0
+            for car, mine in owned:
+                space = positions[car]
+                if space == FINISH:
+                    # Cars that cross the line in the position take the next places.
+                    if finished is None:
+                        finished = list(already)
+                    if car not in finished:
+                        finished.append(car)
+                    value = length + PLACE_BONUS * (6 - finished.index(car))
+                    freedom = float(MOBILITY_LOOKAHEAD)
+                else:
+                    value = distances[space]
+                    cone = cones[space]
+                    if cone.isdisjoint(positions):
+                        freedom = float(MOBILITY_LOOKAHEAD)
+                    else:
+                        near = cone.intersection(positions)
+                        freedom = float(reach_past(track, space, MOBILITY_LOOKAHEAD, near)[1])
+                value += MOBILITY_WEIGHT * freedom
+                total += value if mine else -RIVAL_WEIGHT * value
+            return total
+
+        return score
 
     def _card_play(self, observation: DetroitClevelandObservation, card: int) -> CardPlay:
         assert self.track is not None
-        return CardPlay.for_seat(
-            self.track.successors,
-            MOVES[card],
-            [(s.a, s.b) for s in observation.switches],
+        return card_play_for(
+            self.track,
+            card,
+            observation.switches,
             observation.owner,
             self.seat,
             self.options.white_own_car,
         )
 
-    def _greedy(self, observation: DetroitClevelandObservation, play: CardPlay) -> float:
-        """Play a card out greedily, car by car, and return the final score."""
-        positions = observation.positions
+    @staticmethod
+    def _greedy(
+        score: Callable[[Positions], float], positions: Positions, now: float, play: CardPlay
+    ) -> float:
+        """Play a card out greedily, car by car, and return the final score.
+
+        ``now`` is the score of ``positions``. Each car goes where the score is best (the
+        first such destination on a tie).
+        """
+        best_score = now
         for slot in range(len(play.cars)):
             options = play.options(positions, slot)
             if not options:
                 continue
-            positions = max(
-                (moved(positions, car, dest) for car, dest, _ in options),
-                key=lambda p: self.score(observation, p),
-            )
-        return self.score(observation, positions)
+            best: Positions | None = None
+            for car, dest, _ in options:
+                candidate = moved(positions, car, dest)
+                value = score(candidate)
+                if best is None or value > best_score:
+                    best, best_score = candidate, value
+            assert best is not None
+            positions = best
+        return best_score
 
     def _play(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
-        now = self.score(observation, observation.positions)
+        score = self._scoring(observation)
+        positions = observation.positions
+        now = score(positions)
         best: Action = legal[0]
         best_gain = float("-inf")
         for action in legal:
             if isinstance(action, Decline):
                 gain = 0.0
             elif isinstance(action, Play) and action.card in MOVES:
-                gain = self._greedy(observation, self._card_play(observation, action.card)) - now
+                play = self._card_play(observation, action.card)
+                gain = self._greedy(score, positions, now, play) - now
             else:
                 gain = -0.5  # a switch card: kept for when every movement card hurts
             if gain > best_gain:
@@ -187,11 +224,13 @@ class DetroitClevelandHeuristic(Bot):
     def _move(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
         track = self.track
         assert track is not None
+        score = self._scoring(observation)
         positions = observation.positions
-
-        def after(action: Action) -> float:
+        best: Action = legal[0]
+        best_score = float("-inf")
+        for i, action in enumerate(legal):
             assert isinstance(action, Move)
-            to = FINISH if action.to == FINISH_ID else track.index[action.to]
-            return self.score(observation, moved(positions, action.car, to))
-
-        return max(legal, key=after)
+            value = score(moved(positions, action.car, track.space_index(action.to)))
+            if i == 0 or value > best_score:
+                best, best_score = action, value
+        return best

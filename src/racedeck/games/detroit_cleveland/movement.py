@@ -14,9 +14,10 @@ the number of paths. Which car a card moves, and the white car, are in
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
-from racedeck.games.detroit_cleveland.track import FINISH
+from racedeck.games.detroit_cleveland.track import FINISH, Track
 
 Positions = tuple[int, ...]
 """Per car, its space index, ``FINISH`` or ``OFF_TRACK``."""
@@ -60,6 +61,54 @@ def reach(
         spaces = tuple(sorted(level)) if steps == count else ()
         return (FINISH, *spaces), count, finish_at
     return tuple(sorted(level)), steps, 0
+
+
+Reach = tuple[tuple[int, ...], int, int]
+"""What ``reach`` returns: (destinations, steps, finish_at)."""
+
+
+@functools.lru_cache(maxsize=64)
+def within(track: Track, count: int) -> tuple[frozenset[int], ...]:
+    """Per space, the spaces a car there could pass through in ``count`` steps, cars aside.
+
+    Only a car standing on one of them can change where a car on that space may go.
+    """
+    successors = track.successors
+    cones: list[frozenset[int]] = []
+    for space in range(len(successors)):
+        cone: set[int] = set()
+        level = {space}
+        for _ in range(count):
+            level = {nxt for s in level for nxt in successors[s] if nxt != FINISH}
+            cone |= level
+        cones.append(frozenset(cone))
+    return tuple(cones)
+
+
+@functools.lru_cache(maxsize=64)
+def _open_road(track: Track, count: int) -> tuple[Reach, ...]:
+    """Per space, ``reach`` of a car there moving ``count`` spaces with no car in the way."""
+    return tuple(reach(track.successors, (space,), 0, count) for space in range(len(track.ids)))
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def reach_past(track: Track, space: int, count: int, near: frozenset[int]) -> Reach:
+    """Return ``reach`` of a car on ``space`` moving ``count`` spaces with cars on ``near``."""
+    return reach(track.successors, (space, *near), 0, count)
+
+
+def destinations(track: Track, positions: Positions, car: int, count: int) -> Reach:
+    """Return ``reach(track.successors, positions, car, count)``, looked up.
+
+    Where a car may go depends only on the cars within ``count`` steps of it (``within``):
+    with none, on the open road's answer, computed once per track; otherwise on which
+    spaces ahead are taken, so the answer is cached by those.
+    """
+    start = positions[car]
+    cone = within(track, count)[start]
+    if cone.isdisjoint(positions):
+        return _open_road(track, count)[start]
+    return reach_past(track, start, count, cone.intersection(positions))
 
 
 def can_move_full(successors: Successors, positions: Positions, car: int, count: int) -> bool:

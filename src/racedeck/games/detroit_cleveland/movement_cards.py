@@ -26,13 +26,7 @@ from msgspec.structs import replace
 from racedeck.games.detroit_cleveland.actions import Move
 from racedeck.games.detroit_cleveland.data import MOVES, WHITE, WHITE_CARDS
 from racedeck.games.detroit_cleveland.events import CarMoved, CarSkipped
-from racedeck.games.detroit_cleveland.movement import (
-    Positions,
-    Successors,
-    can_move_full,
-    moved,
-    reach,
-)
+from racedeck.games.detroit_cleveland.movement import Positions, destinations, moved
 from racedeck.games.detroit_cleveland.options import track_of
 from racedeck.games.detroit_cleveland.race_end import crossed_the_line
 from racedeck.games.detroit_cleveland.state import DetroitClevelandState, Switch
@@ -53,17 +47,17 @@ class CardPlay:
     white car move short of the full count.
     """
 
-    __slots__ = ("cars", "counts", "excluded", "own", "successors", "white_own", "white_slot")
+    __slots__ = ("cars", "counts", "excluded", "own", "track", "white_own", "white_slot")
 
     def __init__(
         self,
-        successors: Successors,
+        track: Track,
         moves: Sequence[tuple[int, int]],
         mapping: Sequence[int],
         own: frozenset[int] = frozenset(),
         white_own: bool = False,
     ) -> None:
-        self.successors = successors
+        self.track = track
         self.cars = tuple(mapping[colour] for colour, _ in moves)
         self.counts = tuple(count for _, count in moves)
         self.white_slot = self.cars.index(WHITE) if WHITE in self.cars else -1
@@ -78,7 +72,7 @@ class CardPlay:
     @classmethod
     def for_seat(
         cls,
-        successors: Successors,
+        track: Track,
         moves: Sequence[tuple[int, int]],
         switches: Sequence[tuple[int, int]],
         owner: Sequence[int],
@@ -87,7 +81,7 @@ class CardPlay:
     ) -> CardPlay:
         """Return a card as ``seat`` plays it: ``switches`` in force, its own cars ``owner``'s."""
         own = frozenset(car for car, holder in enumerate(owner) if holder == seat)
-        return cls(successors, moves, switch_mapping(switches), own, white_own)
+        return cls(track, moves, switch_mapping(switches), own, white_own)
 
     def options(self, positions: Positions, slot: int) -> list[Option]:
         """Return every legal (car, destination, steps) of ``slot``; empty if its car finished.
@@ -100,7 +94,7 @@ class CardPlay:
             return self.white_options(positions, slot)
         if positions[car] < 0:
             return []
-        dests, steps, finish_at = reach(self.successors, positions, car, self.counts[slot])
+        dests, steps, finish_at = destinations(self.track, positions, car, self.counts[slot])
         options = [(car, d, finish_at if d == FINISH else steps) for d in dests]
         if self.white_slot > slot:
             options = [o for o in options if self.feasible(moved(positions, car, o[1]), slot + 1)]
@@ -113,7 +107,7 @@ class CardPlay:
         for car in range(6):
             if car in self.excluded or positions[car] < 0:
                 continue
-            dests, steps, finish_at = reach(self.successors, positions, car, count)
+            dests, steps, finish_at = destinations(self.track, positions, car, count)
             if finish_at or steps == count or (self.white_own and car in self.own):
                 options.extend((car, d, finish_at if d == FINISH else steps) for d in dests)
         return options
@@ -124,9 +118,10 @@ class CardPlay:
         for car in range(6):
             if car in self.excluded or positions[car] < 0:
                 continue
-            if (self.white_own and car in self.own) or can_move_full(
-                self.successors, positions, car, count
-            ):
+            if self.white_own and car in self.own:
+                return True
+            _, steps, finish_at = destinations(self.track, positions, car, count)
+            if finish_at or steps == count:
                 return True
         return False
 
@@ -137,7 +132,7 @@ class CardPlay:
         car = self.cars[slot]
         if positions[car] < 0:
             return self.feasible(positions, slot + 1)
-        dests, _, _ = reach(self.successors, positions, car, self.counts[slot])
+        dests, _, _ = destinations(self.track, positions, car, self.counts[slot])
         return any(self.feasible(moved(positions, car, d), slot + 1) for d in dests)
 
     def playable(self, positions: Positions) -> bool:
@@ -146,7 +141,7 @@ class CardPlay:
 
 
 @functools.lru_cache(maxsize=4096)
-def _card_play(
+def card_play_for(
     track: Track,
     card: int,
     switches: tuple[Switch, ...],
@@ -154,14 +149,19 @@ def _card_play(
     seat: int,
     white_own: bool,
 ) -> CardPlay:
+    """Return ``card`` as ``seat`` plays it on ``track`` with ``switches`` in force.
+
+    ``owner`` tells which cars are the seat's, for the optional rule on white and one's
+    own car (``white_own``).
+    """
     own = frozenset(car for car, holder in enumerate(owner) if holder == seat)
-    return CardPlay(track.successors, MOVES[card], colours_in_force(switches), own, white_own)
+    return CardPlay(track, MOVES[card], colours_in_force(switches), own, white_own)
 
 
 def card_play(state: State, card: int, seat: int) -> CardPlay:
     """Return ``card`` as ``seat`` would play it now: its cars after switches, its white."""
     options = state.options
-    return _card_play(
+    return card_play_for(
         track_of(options), card, state.switches, state.owner, seat, options.white_own_car
     )
 
@@ -218,7 +218,7 @@ def car_moved_by(state: State, action: Move) -> CarMoved:
     play = card_play(state, state.card, seat_to_play(state))
     count = play.counts[state.slot]
     # The same search that offered the destination tells how far the car went.
-    _, steps, finish_at = reach(play.successors, state.positions, action.car, count)
+    _, steps, finish_at = destinations(track, state.positions, action.car, count)
     return CarMoved(car=action.car, to=action.to, steps=finish_at if dest == FINISH else steps)
 
 
