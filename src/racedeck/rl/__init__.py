@@ -123,6 +123,7 @@ def gym_env(
     options: Mapping[str, Any] | None = None,
     seed: int = 0,
     reward: str = "rank",
+    illegal: str = "raise",
     render_mode: str | None = None,
     catalogue: Catalogue | None = None,
     plugins_dir: str | Path | None = None,
@@ -131,6 +132,8 @@ def gym_env(
 
     ``opponents`` names the bots of the other seats in seat order; one name is used for
     every other seat. ``players`` defaults to the learner plus one seat per name.
+    ``illegal``: ``raise`` (an index the mask forbids raises) or ``lose`` (it ends the
+    episode with reward -1).
     """
     found = _catalogue(catalogue, plugins_dir)
     names = list(opponents)
@@ -156,4 +159,4 @@ def gym_env(
         log_seats=bots,
         external=[seat],
     )
-    return SingleSeatEnv(aec, seat, [None if s == seat else bots[s] for s in range(count)])
+    return SingleSeatEnv(aec, seat, [None if s == seat else bots[s] for s in range(count)], illegal)

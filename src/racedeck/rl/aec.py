@@ -7,14 +7,15 @@ are then resolved in seat order. Agents are ``seat_0``, ``seat_1``, ...
 
 What an agent sees is built from the game's observation of its seat and nothing else:
 ``observe(agent)`` is ``{"observation": vector, "action_mask": mask}`` (see
-``racedeck.rl.encoding``), and ``infos[agent]`` holds ``"observation"``, the game's own
-observation, ``"legal"``, the game's legal actions while the seat decides, and
-``"action_mask"``. Like the runner, the environment builds an observation only when it is
-read: a random agent that reads the mask alone costs no ``observe``.
+``racedeck.rl.encoding``), new arrays at every call, and ``infos[agent]`` holds
+``"observation"``, the game's own observation, ``"legal"``, the game's legal actions while
+the seat decides, and ``"action_mask"`` (read-only, shared between equal masks). Like the
+runner, the environment builds an observation only when it is read: a random agent that
+reads the mask alone costs no ``observe``.
 
 Rewards come once, when the match ends: by default ``rank``, 1 for first place down to -1
-for last, linear in the place (1 for a lone seat); ``score`` gives the seat's score in the
-game's unit (points, dollars, speed points).
+for last, linear in the place (1 for a lone seat that wins); ``score`` gives the seat's
+score in the game's unit (points, dollars, speed points).
 
 An episode is recorded as it goes and, once over, can be written as a racedeck log
 (``write_log``) that ``racedeck replay --verify`` accepts: see ``episode_log``.
@@ -132,6 +133,16 @@ class Info(dict[str, Any]):
         self._fill()
         return dict.__repr__(self)
 
+    def fresh(self) -> Info:
+        """Return a new info with the same items (arrays copied), the observation still lazy."""
+        items = {
+            key: value.copy() if isinstance(value, np.ndarray) else value
+            for key, value in dict.items(self)
+        }
+        copy = Info(self._env, self._seat)
+        dict.update(copy, items)
+        return copy
+
     def __reduce__(self) -> Any:
         return (dict, (self.copy(),))
 
@@ -242,7 +253,8 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
         deciding = choice is not None and choice.seat == seat and not self.terminations[agent]
         if self._stage_features:
             vector = np.concatenate((vector, self._stage_vector(choice if deciding else None)))
-        return {"observation": vector, "action_mask": self._mask if deciding else self._idle_mask}
+        mask = self._mask if deciding else self._idle_mask
+        return {"observation": vector, "action_mask": mask.copy()}
 
     def step(self, action: int | None) -> None:
         """Take the selected agent's choice of index (``None`` once its episode is over)."""

@@ -6,7 +6,8 @@ actions in ``info``. The other seats are racedeck bots, each asked exactly as th
 asks it: its own observation (none for a bot that does not read one), the legal actions,
 and its private stream for the match seed. A step takes one index; the bots then play
 until the learning seat must choose again or the match ends. The reward comes at the end
-(see the AEC environment's ``reward``).
+(see the AEC environment's ``reward``). An index the mask forbids raises, or with
+``illegal="lose"`` ends the episode with reward -1, as PettingZoo's classic games do.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import gymnasium
 
 from racedeck.core.bot import BotSpec
+from racedeck.core.errors import IllegalActionError, OptionError, UsageError
 from racedeck.rl.aec import RacedeckEnv
 from racedeck.rl.seats import BotSeats
 
@@ -27,7 +29,19 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}
 
-    def __init__(self, env: RacedeckEnv, seat: int, opponents: Sequence[BotSpec | None]) -> None:
+    def __init__(
+        self,
+        env: RacedeckEnv,
+        seat: int,
+        opponents: Sequence[BotSpec | None],
+        illegal: str = "raise",
+    ) -> None:
+        if illegal not in ("raise", "lose"):
+            raise OptionError(f"unknown illegal-action rule {illegal!r}; use raise or lose")
+        self.illegal = illegal
+        """``raise``: an index the mask forbids raises ``IllegalActionError``; ``lose``: it
+        ends the episode at once with reward -1 and no log (the match was abandoned)."""
+        self.lost = False
         self.env = env
         self.seat = seat
         self.agent = env.possible_agents[seat]
@@ -44,21 +58,30 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
         """Start a match (seeded like the AEC environment) and play to the seat's first turn."""
         super().reset(seed=seed)
         self.close()
+        self.lost = False
         env = self.env
         env.reset(seed=seed)
         self._seats = BotSeats(env, self.opponents)
         self._seats.play(until=self.seat)
-        return env.observe(self.agent), env.infos[self.agent]
+        return env.observe(self.agent), env.infos[self.agent].fresh()
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Take the seat's index, let the bots play, and return what the seat sees next."""
         env = self.env
-        env.step(action)
+        if self.lost:
+            raise UsageError("the episode ended with an illegal index; reset to play again")
+        try:
+            env.step(action)
+        except IllegalActionError:
+            if self.illegal == "raise":
+                raise
+            self.lost = True
+            return env.observe(self.agent), -1.0, True, False, env.infos[self.agent].fresh()
         if self._seats is not None:
             self._seats.play(until=self.seat)
         agent = self.agent
         reward = env.rewards[agent] if env.over else 0.0
-        return env.observe(agent), reward, env.over, False, env.infos[agent]
+        return env.observe(agent), reward, env.over, False, env.infos[agent].fresh()
 
     def render(self) -> str | None:
         """Return the whole state as text (``render_mode="ansi"``)."""
