@@ -172,3 +172,19 @@ def test_a_match_and_a_replay_show_as_the_html_replay() -> None:
     page = match.replay().html()
     assert "Content-Security-Policy" in page
     assert "seat 0" in match.replay().html(seats=[0])
+
+
+class Raises(Bot):
+    """Fails at every decision."""
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        raise RuntimeError("no")
+
+
+def test_play_passes_the_fault_policy_on() -> None:
+    forfeited = racedeck.play("lacorsa", [Raises, "random"], seed=1, options=OPTIONS)
+    assert forfeited.outcome.forfeit is not None and forfeited.result.ranks == (2, 1)
+    substituted = racedeck.play(
+        "lacorsa", [Raises, "random"], seed=1, options=OPTIONS, fault_policy="substitute"
+    )
+    assert substituted.outcome.forfeit is None and substituted.outcome.faults

@@ -15,7 +15,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import racedeck.rl as rl
-from racedeck.core.errors import IllegalActionError, UsageError, VerificationError
+from racedeck.core.errors import IllegalActionError, LogError, UsageError, VerificationError
 from racedeck.core.log import LogReader, LogWriter, encode
 from racedeck.core.replay import verify_log
 from tests.rl.helpers import GAME_IDS, GAMES, REGISTRY, make, play_randomly
@@ -372,3 +372,35 @@ def test_an_unfinished_episode_is_not_a_log() -> None:
     env.reset(seed=0)
     with pytest.raises(UsageError, match="not ended"):
         env.episode_log()
+
+
+def test_the_generic_encoder_defaults() -> None:
+    encoder = make("high-card", {}, 2).encoder
+    assert (encoder.actions, encoder.size) == (64, 512)
+
+
+def test_an_altered_draw_fails_playing_the_episode_again(tmp_path: Path) -> None:
+    """The engine's first draw (LACORSA's deal) changed, hashes rebuilt: the fork's check
+    takes draws as recorded, playing the episode again does not."""
+    env = make("lacorsa", {"races": 1}, 2)
+    list(play_randomly(env, seed=1))
+    path = env.write_log(tmp_path / "episode.jsonl")
+    forged = tmp_path / "forged.jsonl"
+    with LogReader(path) as reader, open(forged, "wb") as handle:
+        writer = LogWriter(handle)
+        writer.header(reader.header)
+        for entry in reader:
+            if entry.debug is not None:
+                writer.debug(entry.debug)
+            elif entry.event is not None:
+                raw = entry.event
+                if entry.seq == 0:
+                    event = msgspec.json.decode(raw)
+                    hands = event["hands"]
+                    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+                    raw = encode(event)
+                writer.event(raw)
+        assert reader.result is not None
+        writer.result(msgspec.structs.replace(reader.result, hash=writer.last_hash))
+    with pytest.raises((VerificationError, LogError)):
+        rl.verify_episode(REGISTRY, forged)
