@@ -2,10 +2,10 @@
 API, side by side with the engine's own decisions a second (random bots, no logs).
 
 An AEC step is one index: a decision of a kind that takes two or three indexes (a
-Detroit-Cleveland bid or move, a Famous 500 design) counts as that many steps, and each
-ratio line says how many decisions its steps made. The random agent reads the action mask
-and no observation, as the engine's random bot reads none; it draws from a seeded
-``random.Random`` like the bot.
+Detroit-Cleveland bid or move, a Famous 500 design) counts as that many steps, so for
+those two games a second line compares the environment's decisions a second too. The
+random agent reads the action mask and no observation, as the engine's random bot reads
+none; it draws from a seeded ``random.Random`` like the bot.
 """
 
 from __future__ import annotations
@@ -53,6 +53,11 @@ class EnvRuns:
         self.decisions = decisions
         return steps
 
+    def decision_count(self) -> int:
+        """Play the episodes as ``steps`` does; return the decisions taken."""
+        self.steps()
+        return self.decisions
+
 
 def benchmarks() -> list[Benchmark | Ratio]:
     out: list[Benchmark | Ratio] = []
@@ -67,4 +72,12 @@ def benchmarks() -> list[Benchmark | Ratio]:
                 0.5,
             )
         )
+        if env.env.encoder.stages > 1:
+            out.append(
+                Ratio(
+                    f"{game}: AEC env decisions / engine decisions, random",
+                    Benchmark(f"{game} env", "decisions", env.decision_count),
+                    Benchmark(f"{game} engine", "decisions", runs.decisions),
+                )
+            )
     return out
