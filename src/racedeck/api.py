@@ -11,7 +11,7 @@ memory, or in a file); ``load_log`` reads a log through the same reader and fold
 ``racedeck replay``. In a notebook a match and a replay show as the HTML replay page.
 ``racedeck.games()`` and ``racedeck.bots(game)`` list what the installed plugins
 registered: ``racedeck.games`` and ``racedeck.bots`` are also the packages of the built-in
-games and bots, made callable for these listings.
+games and bots, which are callable for these listings (see their ``__init__``).
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ import functools
 import html
 import io
 import tempfile
-import types
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,8 +28,6 @@ from typing import Any
 
 import msgspec
 
-import racedeck.bots as _bots_package
-import racedeck.games as _games_package
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import UsageError
 from racedeck.core.game import AnyGame
@@ -389,21 +386,3 @@ class Replay:
         return f"<racedeck.Replay {self.header.game} seed {self.header.seed}: {self._name()}>"
 
 
-# racedeck.games() and racedeck.bots(game) ------------------------------------------------------
-
-
-class _ListingPackage(types.ModuleType):
-    """A package that, called, lists what the plugins registered (see ``_LISTINGS``)."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return _LISTINGS[self.__name__](*args, **kwargs)
-
-
-_LISTINGS: dict[str, Callable[..., Any]] = {
-    _games_package.__name__: games,
-    _bots_package.__name__: bots,
-}
-
-for _package in (_games_package, _bots_package):
-    if type(_package) is types.ModuleType:
-        _package.__class__ = _ListingPackage
