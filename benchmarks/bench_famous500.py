@@ -10,7 +10,7 @@ _runs = GameRuns("famous-500", {}, players=2, matches=1000)
 
 def benchmarks() -> list[Benchmark]:
     return [
-        Benchmark("famous-500: races, random bots, no logs", "races", _runs.matches, 3000),
+        Benchmark("famous-500: races, random bots, no logs", "races", _runs.matches, 8000),
         Benchmark("famous-500: decisions, random bots, no logs", "decisions", _runs.decisions),
         Benchmark("famous-500: races, random bots, writing logs", "races", _runs.matches_with_logs),
         Benchmark(

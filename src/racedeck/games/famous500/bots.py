@@ -14,6 +14,7 @@ of what the rest of the race needs, and repairs the column most in need first.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -30,6 +31,7 @@ from racedeck.games.famous500.actions import (
     Repair,
     ReturnCard,
 )
+from racedeck.games.famous500.customizing_your_race_car import design_set, designs
 from racedeck.games.famous500.state import Famous500Observation, Setup
 
 STINT_LAPS = 1.5
@@ -41,6 +43,7 @@ NO_PIT_PRICE = 1.5
 INFEASIBLE = -1000.0
 
 
+@functools.cache
 def typical_costs(setup: Setup) -> tuple[tuple[float, float, float], ...]:
     """Return, per kind of section, what an average card costs in each column."""
     n = len(setup.speeds)
@@ -56,18 +59,101 @@ def _worst(setup: Setup, kinds: Sequence[int], column: int) -> int:
     return max((max(cost[k][column] for cost in setup.costs) for k in set(kinds)), default=0)
 
 
-def remaining_sections(obs: Famous500Observation) -> list[tuple[int, int]]:
-    """Return (lap, section) of every section after the current one, in race order."""
-    setup = obs.setup
-    n = len(setup.kinds)
+@functools.cache
+def _sections_after(
+    laps: int, sections: int, lap: int, section: int
+) -> tuple[tuple[int, int], ...]:
+    """Return (lap, section) of every section after ``section`` of ``lap``, in race order."""
     out = []
-    lap, section = obs.lap, obs.section + 1
-    while lap <= setup.laps:
-        while section < n:
+    section += 1
+    while lap <= laps:
+        while section < sections:
             out.append((lap, section))
             section += 1
         lap, section = lap + 1, 0
-    return out
+    return tuple(out)
+
+
+def remaining_sections(obs: Famous500Observation) -> list[tuple[int, int]]:
+    """Return (lap, section) of every section after the current one, in race order."""
+    setup = obs.setup
+    return list(_sections_after(setup.laps, len(setup.kinds), obs.lap, obs.section))
+
+
+# What follows is computed once per track and position, not once per decision: these are
+# pure functions of the (frozen, hashable) set-up and the penny, and the search asks the
+# heuristic at every step of every playout.
+@functools.cache
+def stint_needs(
+    setup: Setup, lap: int, section: int, to_end: bool
+) -> tuple[tuple[float, float, float], bool]:
+    """Return what the sections after this one should cost, and whether a pit is left.
+
+    The need is the average card's cost plus one worst section per column. Unless
+    ``to_end``, the horizon is the next pit section after this one.
+    """
+    typical = typical_costs(setup)
+    need = [0.0, 0.0, 0.0]
+    pit_left = False
+    stretch = []
+    for _lap, s in _sections_after(setup.laps, len(setup.kinds), lap, section):
+        if setup.pits[s]:
+            pit_left = True
+            if not to_end:
+                break
+        stretch.append(setup.kinds[s])
+    for kind in stretch:
+        for c in range(3):
+            need[c] += typical[kind][c]
+    for c in range(3):
+        need[c] += _worst(setup, stretch, c)
+    return (need[0], need[1], need[2]), pit_left
+
+
+@functools.cache
+def car_design(setup: Setup) -> Design:
+    """Return the design for the track's sections and pit stops.
+
+    Engine for the whole race; Tires and Fuel to reach the first pit section (all of
+    the race without one); the rest in Speed, to be spent on cheap repairs.
+    """
+    typical = typical_costs(setup)
+    laps = setup.laps
+    kinds = setup.kinds
+    first_pit = setup.pits.index(True) if any(setup.pits) else -1
+    before = kinds if first_pit < 0 else kinds[:first_pit]
+    want = []
+    for c in range(3):
+        whole_race = c == 2 or first_pit < 0
+        stretch = [*kinds] * laps if whole_race else list(before)
+        need = sum(typical[k][c] for k in stretch)
+        want.append(need + (_worst(setup, stretch, c) if stretch else 0))
+    cols = [math.ceil(w) for w in want]
+    total = setup.difficulty
+    while sum(cols) > total:
+        c = max(range(3), key=lambda i: cols[i] * setup.repair[i])
+        cols[c] -= 1
+    return Design(tires=cols[0], fuel=cols[1], engine=cols[2], speed=total - sum(cols))
+
+
+@functools.cache
+def keep_values(
+    setup: Setup, lap: int, section: int
+) -> tuple[tuple[float, tuple[float, ...]], ...]:
+    """Return, per card (slowest first), what it is worth to keep.
+
+    That is its chance to beat a typical card, and its average cost per column on the
+    sections still to race.
+    """
+    typical_share = 1.0 / len(setup.speeds)
+    after = _sections_after(setup.laps, len(setup.kinds), lap, section)
+    kinds = [setup.kinds[s] for _lap, s in after] or [0]
+    out = []
+    for i, card in enumerate(setup.speeds):
+        beats = sum(1 for c in setup.speeds if c < card) * typical_share
+        avg = tuple(sum(setup.costs[i][k][c] for k in kinds) / len(kinds) for c in range(3))
+        out.append((beats, avg))
+    return tuple(out)
 
 
 class Famous500Heuristic(Bot):
@@ -93,55 +179,20 @@ class Famous500Heuristic(Bot):
 
     # Car design --------------------------------------------------------------------------
     def _design(self, obs: Famous500Observation, legal: Sequence[Action]) -> Action:
-        """Design the car for the track's sections and pit stops.
-
-        Engine for the whole race; Tires and Fuel to reach the first pit section (all of
-        the race without one); the rest in Speed, to be spent on cheap repairs.
-        """
+        """Design the car for the track's sections and pit stops (see ``car_design``)."""
         setup = obs.setup
-        typical = typical_costs(setup)
-        laps = setup.laps
-        kinds = setup.kinds
-        first_pit = setup.pits.index(True) if any(setup.pits) else -1
-        before = kinds if first_pit < 0 else kinds[:first_pit]
-        want = []
-        for c in range(3):
-            whole_race = c == 2 or first_pit < 0
-            stretch = [*kinds] * laps if whole_race else list(before)
-            need = sum(typical[k][c] for k in stretch)
-            want.append(need + (_worst(setup, stretch, c) if stretch else 0))
-        cols = [math.ceil(w) for w in want]
-        total = setup.difficulty
-        while sum(cols) > total:
-            c = max(range(3), key=lambda i: cols[i] * setup.repair[i])
-            cols[c] -= 1
-        design = Design(tires=cols[0], fuel=cols[1], engine=cols[2], speed=total - sum(cols))
-        return design if design in legal else legal[0]
+        design = car_design(setup)
+        every = designs(setup.difficulty)
+        # Offered every design of the track (as always), membership is a set lookup.
+        offered = design in design_set(setup.difficulty) if legal is every else design in legal
+        return design if offered else legal[0]
 
     # Prices ------------------------------------------------------------------------------
-    def _needs(self, obs: Famous500Observation, to_end: bool) -> tuple[list[float], bool]:
-        """Return what the sections after this one should cost, and whether a pit is left.
-
-        The need is the average card's cost plus one worst section per column. Unless
-        ``to_end``, the horizon is the next pit section after this one.
-        """
-        setup = obs.setup
-        typical = typical_costs(setup)
-        need = [0.0, 0.0, 0.0]
-        pit_left = False
-        stretch = []
-        for _lap, section in remaining_sections(obs):
-            if setup.pits[section]:
-                pit_left = True
-                if not to_end:
-                    break
-            stretch.append(setup.kinds[section])
-        for kind in stretch:
-            for c in range(3):
-                need[c] += typical[kind][c]
-        for c in range(3):
-            need[c] += _worst(setup, stretch, c)
-        return need, pit_left
+    def _needs(
+        self, obs: Famous500Observation, to_end: bool
+    ) -> tuple[tuple[float, float, float], bool]:
+        """Return what the sections after this one should cost, and whether a pit is left."""
+        return stint_needs(obs.setup, obs.lap, obs.section, to_end)
 
     def _prices(self, obs: Famous500Observation) -> tuple[list[float], list[float]]:
         """Return each column's budget left over after need, and the price of a short point."""
@@ -155,43 +206,42 @@ class Famous500Heuristic(Bot):
 
     def _card_odds(self, obs: Famous500Observation) -> list[tuple[int, float]]:
         """Return the opponent's possible cards with their chance of being played."""
-        setup = obs.setup
-        other = 1 - obs.seat
-        known = list(obs.opponent_known)
-        seen = set(obs.hand) | set(known) | {c for _s, c in obs.discards}
-        seen.add(obs.laid)
-        seen.update(c for c in obs.pit_deck_known if c)
-        unknown = [c for c in setup.speeds if c not in seen]
-        size = obs.hand_sizes[other] + (1 if obs.opponent_laid else 0)
+        known = obs.opponent_known
+        # The cards this driver can place. Speeds are positive, so the zeros of an unknown
+        # pit deck card or of no card laid place nothing.
+        seen = {*obs.hand, *known, obs.laid, *obs.pit_deck_known}
+        seen.update([c for _s, c in obs.discards])
+        unknown = [c for c in obs.setup.speeds if c not in seen]
+        size = obs.hand_sizes[1 - obs.seat] + (1 if obs.opponent_laid else 0)
         size = max(size, 1)
         odds = [(c, 1.0 / size) for c in known]
         rest = max(size - len(known), 0)
         if unknown and rest:
             share = rest / size / len(unknown)
-            odds.extend((c, share) for c in unknown)
+            odds.extend([(c, share) for c in unknown])
         return odds
 
     def _card_value(
         self,
-        obs: Famous500Observation,
         card: int,
+        cost: tuple[int, int, int],
+        car: tuple[int, ...],
         odds: list[tuple[int, float]],
         spare: list[float],
         price: list[float],
     ) -> float:
-        """Return 2 x the chance of winning with ``card`` minus what its cost is worth."""
-        setup = obs.setup
-        car = obs.cars[obs.seat]
-        assert car is not None
-        cost = setup.cost(card, obs.section)
+        """Return 2 x the chance of winning with ``card`` minus what its ``cost`` is worth."""
         penalty = 0.0
         for c in range(3):
             if car[c] - cost[c] < 0:
                 return INFEASIBLE - cost[c]
-            short_before = max(0.0, -spare[c])
-            short_after = max(0.0, cost[c] - spare[c])
+            # max(0.0, x), spelled out: this runs at every step of every playout.
+            before = -spare[c]
+            short_before = before if before > 0.0 else 0.0
+            after = cost[c] - spare[c]
+            short_after = after if after > 0.0 else 0.0
             penalty += (short_after - short_before) * price[c]
-        win = sum(p for c, p in odds if c < card)
+        win = sum([p for c, p in odds if c < card])
         return 2.0 * win - penalty
 
     # Sections ----------------------------------------------------------------------------
@@ -202,7 +252,16 @@ class Famous500Heuristic(Bot):
             return min(pits, key=lambda a: a.card)
         spare, price = self._prices(obs)
         odds = self._card_odds(obs)
-        values = {a.card: self._card_value(obs, a.card, odds, spare, price) for a in races}
+        setup = obs.setup
+        car = obs.cars[obs.seat]
+        assert car is not None
+        row = setup.costs
+        kind = setup.kinds[obs.section]
+        index = setup.speeds.index
+        values = {
+            a.card: self._card_value(a.card, row[index(a.card)][kind], car, odds, spare, price)
+            for a in races
+        }
         best = max(races, key=lambda a: (values[a.card], -a.card))
         if pits and values[best.card] <= INFEASIBLE:
             return min(pits, key=lambda a: a.card)
@@ -244,15 +303,12 @@ class Famous500Heuristic(Bot):
         car = obs.cars[obs.seat]
         if car is None:
             return min(choices, key=lambda a: a.card)
-        typical_share = 1.0 / len(setup.speeds)
         spare, price = self._prices(obs)
-        kinds = [setup.kinds[s] for _lap, s in remaining_sections(obs)] or [0]
+        table = keep_values(setup, obs.lap, obs.section)
         index = setup.speeds.index
 
         def keep_value(card: int) -> float:
-            beats = sum(1 for c in setup.speeds if c < card) * typical_share
-            i = index(card)
-            avg = [sum(setup.costs[i][k][c] for k in kinds) / len(kinds) for c in range(3)]
+            beats, avg = table[index(card)]
             short = sum(avg[c] * price[c] for c in range(3) if spare[c] < avg[c])
             return 2.0 * beats - short
 

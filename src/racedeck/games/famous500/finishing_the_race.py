@@ -26,7 +26,7 @@ from racedeck.games.famous500.data import COLUMNS
 from racedeck.games.famous500.events import RaceFinished
 from racedeck.games.famous500.hands import SEATS
 from racedeck.games.famous500.state import Car, Famous500State
-from racedeck.games.famous500.swapping_cards import swap
+from racedeck.games.famous500.swapping_cards import swapped
 
 if TYPE_CHECKING:
     from racedeck.games.famous500.hands import RaceTurn
@@ -41,7 +41,7 @@ def out_of_the_race(
     state: Famous500State, cars: tuple[Car, ...], points: tuple[int, ...]
 ) -> Famous500State:
     """Return the state after a reveal that put a car below zero: swap, then the finish."""
-    return replace(state, cars=cars, phase="finish", **swap(state, points))
+    return swapped(state, points, cars=cars, phase="finish")
 
 
 def winner(state: Famous500State) -> tuple[int, str]:

@@ -30,7 +30,7 @@ def add(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 def remove(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     """Return ``hand`` without ``card``."""
-    return tuple(c for c in hand if c != card)
+    return tuple([c for c in hand if c != card])  # a list first: faster than a generator
 
 
 def pair(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:

@@ -33,6 +33,13 @@ def _returned_by(masks: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(m.bit_length() - 1 for m in masks)
 
 
+@functools.lru_cache(maxsize=4096)
+def _deck_as_seen(deck: tuple[int, ...], masks: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """Return the pit deck, top first, as ``seat`` knows it: its own cards, 0 elsewhere."""
+    bit = 1 << seat
+    return tuple([c if m & bit else 0 for c, m in zip(deck, masks, strict=True)])
+
+
 def observe(state: Famous500State, seat: int) -> Famous500Observation:
     """Return what ``seat`` knows: its own cards and every public fact."""
     other = 1 - seat
@@ -54,12 +61,7 @@ def observe(state: Famous500State, seat: int) -> Famous500Observation:
         shown_cars = pair(_NO_CARS, seat, cars[seat])
     else:
         shown_cars = _NO_CARS
-    bit = 1 << seat
     masks = state.deck_known
-    if any(m & bit for m in masks):
-        deck_known = tuple(c if m & bit else 0 for c, m in zip(state.pit_deck, masks, strict=True))
-    else:
-        deck_known = (0,) * len(masks)
     return Famous500Observation(
         seat=seat,
         phase=phase,
@@ -75,7 +77,7 @@ def observe(state: Famous500State, seat: int) -> Famous500Observation:
         pits=shown_pits,
         cars=shown_cars,
         hand_sizes=(len(hands[0]), len(hands[1])),
-        pit_deck_known=deck_known,
+        pit_deck_known=_deck_as_seen(state.pit_deck, masks, seat),
         opponent_known=state.opponent_known[seat],
         opponent_maybe=state.opponent_maybe[seat],
         discards=state.discards,

@@ -81,6 +81,8 @@ from racedeck.games.famous500.state import Famous500Observation, Famous500State,
 _ONE_DRIVER = (Step((0,)), Step((1,)))
 _BOTH_DRIVERS = Step((0, 1))
 _ENGINE_PHASES = frozenset({"deal", "reveal", "pit_draw", "lap_draw", "finish"})
+_FOLLOWING = frozenset({"reveal", "pit_draw", "lap_draw", "finish"})
+"""Phases whose event follows from the state by itself (but for a coin toss at a reveal)."""
 _NOTHING: tuple[Famous500Action, ...] = ()
 _CARD_PHASES = MappingProxyType(
     {Race: "choose", PitStop: "choose", ReturnCard: "pit_return", Discard: "discard"}
@@ -248,6 +250,14 @@ class Famous500(
                 return the_first_lap.card_laid(state, event)
             case SectionRevealed():
                 return the_first_lap.section_revealed(state, event)
+            case StartChosen():
+                return dealing_the_cards.start_chosen(state, event)
+            case CarDesigned():
+                return customizing_your_race_car.car_designed(state, event)
+            case Dealt():
+                return dealing_the_cards.dealt(state, event)
+            case RaceFinished():
+                return finishing_the_race.race_finished(state, event)
             case CardDrawn() if state.phase == "pit_draw":
                 return making_a_pit_stop.pit_card_drawn(state, event)
             case CardDrawn():
@@ -260,14 +270,6 @@ class Famous500(
                 return making_a_pit_stop.pit_left(state, event)
             case CardDiscarded():
                 return between_laps.card_discarded(state, event)
-            case Dealt():
-                return dealing_the_cards.dealt(state, event)
-            case StartChosen():
-                return dealing_the_cards.start_chosen(state, event)
-            case CarDesigned():
-                return customizing_your_race_car.car_designed(state, event)
-            case RaceFinished():
-                return finishing_the_race.race_finished(state, event)
             case _:
                 unknown_event(event)
 
@@ -313,6 +315,8 @@ def _what_follows(turn: Turn[Famous500State, Famous500Event]) -> None:
     while True:
         state = turn.state
         phase = state.phase
+        if phase not in _FOLLOWING:
+            return
         if phase == "reveal":
             if making_a_pit_stop.coin_needed(state):
                 return
@@ -321,7 +325,5 @@ def _what_follows(turn: Turn[Famous500State, Famous500Event]) -> None:
             making_a_pit_stop.draw(turn)
         elif phase == "lap_draw":
             between_laps.draw(turn)
-        elif phase == "finish":
-            finishing_the_race.finish(turn)
         else:
-            return
+            finishing_the_race.finish(turn)

@@ -29,12 +29,15 @@ Car = tuple[int, int, int, int]
 """A car sheet's current row: tires, fuel, engine, speed."""
 
 
-class Setup(msgspec.Struct, frozen=True, kw_only=True):
+class Setup(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True):
     """The track and the card table of a race, compiled to tuples the rules index.
 
     ``kinds[i]`` is section i's kind (0 black, 1 grey, 2 white), ``pits[i]`` whether it
     is a pit section; ``speeds`` the nine cards, slowest first; ``costs[card index][kind]``
     what that card costs in (tires, fuel, engine) on that kind of section.
+
+    Its hash is computed once (``cache_hash``): tables derived from a set-up are cached
+    per set-up, and the heuristic looks them up at every decision.
     """
 
     track: str

@@ -25,48 +25,47 @@ from racedeck.games.famous500 import between_laps
 from racedeck.games.famous500.hands import add, remove
 from racedeck.games.famous500.state import Car, Famous500State, SectionPlayed
 
+_NOTHING_LAID = (0, 0)
+_NO_PIT_STOPS = (False, False)
+_NO_POINTS = (0, 0)
 
-def swap(state: Famous500State, points: tuple[int, ...]) -> dict[str, Any]:
-    """Return the fields of the swap.
+
+def swapped(state: Famous500State, points: tuple[int, ...], **penny: Any) -> Famous500State:
+    """Return ``state`` after the swap, with the fields ``penny`` sets for what comes next.
 
     Each driver takes the card the other played, and the section goes on the record. Each
     now knows a card the other holds; a card it half-knew the other held is settled.
     """
     c0, c1 = state.laid
-    hands = state.hands
+    h0, h1 = state.hands
     k0, k1 = state.opponent_known
     m0, m1 = state.opponent_maybe
     record = SectionPlayed(
         lap=state.lap, section=state.section, cards=(c0, c1), pits=state.pits, points=points
     )
-    return {
-        "hands": (add(hands[0], c1), add(hands[1], c0)),
-        "opponent_known": (
-            (*(c for c in k0 if c != c1), c0),
-            (*(c for c in k1 if c != c0), c1),
-        ),
-        "opponent_maybe": (
-            remove(m0, c1) if c1 in m0 else m0,
-            remove(m1, c0) if c0 in m1 else m1,
-        ),
-        "history": (*state.history, record),
-        "laid": (0, 0),
-        "pits": (False, False),
-        "pit_order": (),
-        "points": (0, 0),
-    }
+    return replace(
+        state,
+        hands=(add(h0, c1), add(h1, c0)),
+        opponent_known=((*[c for c in k0 if c != c1], c0), (*[c for c in k1 if c != c0], c1)),
+        opponent_maybe=(remove(m0, c1) if c1 in m0 else m0, remove(m1, c0) if c0 in m1 else m1),
+        history=(*state.history, record),
+        laid=_NOTHING_LAID,
+        pits=_NO_PIT_STOPS,
+        pit_order=(),
+        points=_NO_POINTS,
+        **penny,
+    )
 
 
 def close_section(
     state: Famous500State, cars: tuple[Car, ...], points: tuple[int, ...]
 ) -> Famous500State:
     """Swap, then advance the penny: next section, between laps, or the finish."""
-    fields = swap(state, points)
     section = state.section + 1
     if section < len(state.setup.kinds):
-        return replace(state, cars=cars, section=section, trailing=-1, phase="choose", **fields)
+        return swapped(state, points, cars=cars, section=section, trailing=-1, phase="choose")
     if state.lap >= state.setup.laps:
         # Across the finish line: ``finishing_the_race`` names the winner.
-        return replace(state, cars=cars, trailing=-1, phase="finish", **fields)
+        return swapped(state, points, cars=cars, trailing=-1, phase="finish")
     trailing = between_laps.trailing_driver(cars, state.laid)
-    return replace(state, cars=cars, trailing=trailing, phase="discard", **fields)
+    return swapped(state, points, cars=cars, trailing=trailing, phase="discard")
