@@ -12,6 +12,7 @@ best card is played. Destinations are chosen by the same score.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 from racedeck.core.bot import Bot
@@ -25,7 +26,7 @@ from racedeck.games.detroit_cleveland.data import (
     WHITE,
 )
 from racedeck.games.detroit_cleveland.movement import Positions, moved, reach_past, within
-from racedeck.games.detroit_cleveland.movement_cards import CardPlay, card_play_for
+from racedeck.games.detroit_cleveland.movement_cards import CardPlay, Option, card_play_for
 from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions, track_of
 from racedeck.games.detroit_cleveland.state import DetroitClevelandObservation
 from racedeck.games.detroit_cleveland.track import FINISH, Track
@@ -48,6 +49,21 @@ STRENGTH_DOLLARS = 6_000
 """Estimated prize money per space of movement held above the average for a colour."""
 WHITE_SHARE = 0.5
 """How much of a white count the bot credits to a colour it could be used for."""
+
+
+@functools.lru_cache(maxsize=16)
+def _free_terms(track: Track) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Per space, the term of the bot's car and of a rival's there with nothing in reach.
+
+    Computed with the very operations of the score, so the terms are the same floats.
+    """
+    mine: list[float] = []
+    rival: list[float] = []
+    for value in track.distances:
+        value += MOBILITY_WEIGHT * float(MOBILITY_LOOKAHEAD)
+        mine.append(value)
+        rival.append(-RIVAL_WEIGHT * value)
+    return tuple(mine), tuple(rival)
 
 
 def colour_movement(hand: Sequence[int], ten_to_buyer: bool) -> list[float]:
@@ -128,20 +144,26 @@ class DetroitClevelandHeuristic(Bot):
         """Return ``score`` for ``observation``'s cars, ready for many positions.
 
         A car's freedom is how far it could move in ``MOBILITY_LOOKAHEAD`` steps; with no
-        car within that reach it is the full lookahead, found without a search. The sum
-        runs car by car in the same order every time, so equal positions score equal.
+        car within that reach it is the full lookahead, found without a search, and the
+        car's whole term is read from a table. The sum runs car by car in the same order
+        every time, so equal positions score equal; equal positions are scored once.
         """
         track = self.track
         assert track is not None
         distances = track.distances
         length = track.length
         cones = within(track, MOBILITY_LOOKAHEAD)
+        free_mine, free_rival = _free_terms(track)
         already = observation.finished
         owned = tuple(
             (car, seat == self.seat) for car, seat in enumerate(observation.owner) if seat >= 0
         )
+        known: dict[Positions, float] = {}
 
         def score(positions: Positions) -> float:
+            total = known.get(positions)
+            if total is not None:
+                return total
             finished: list[int] | None = None
             total = 0.0
             for car, mine in owned:
@@ -153,17 +175,19 @@ class DetroitClevelandHeuristic(Bot):
                     if car not in finished:
                         finished.append(car)
                     value = length + PLACE_BONUS * (6 - finished.index(car))
-                    freedom = float(MOBILITY_LOOKAHEAD)
-                else:
-                    value = distances[space]
-                    cone = cones[space]
-                    if cone.isdisjoint(positions):
-                        freedom = float(MOBILITY_LOOKAHEAD)
-                    else:
-                        near = cone.intersection(positions)
-                        freedom = float(reach_past(track, space, MOBILITY_LOOKAHEAD, near)[1])
-                value += MOBILITY_WEIGHT * freedom
+                    value += MOBILITY_WEIGHT * float(MOBILITY_LOOKAHEAD)
+                    total += value if mine else -RIVAL_WEIGHT * value
+                    continue
+                cone = cones[space]
+                if cone.isdisjoint(positions):
+                    total += free_mine[space] if mine else free_rival[space]
+                    continue
+                near = cone.intersection(positions)
+                value = distances[space]
+                steps = reach_past(track, space, MOBILITY_LOOKAHEAD, near)[1]
+                value += MOBILITY_WEIGHT * float(steps)
                 total += value if mine else -RIVAL_WEIGHT * value
+            known[positions] = total
             return total
 
         return score
@@ -181,26 +205,39 @@ class DetroitClevelandHeuristic(Bot):
 
     @staticmethod
     def _greedy(
-        score: Callable[[Positions], float], positions: Positions, now: float, play: CardPlay
+        score: Callable[[Positions], float],
+        positions: Positions,
+        now: float,
+        play: CardPlay,
+        chosen: dict[tuple[Positions, tuple[Option, ...]], tuple[Positions, float]],
     ) -> float:
         """Play a card out greedily, car by car, and return the final score.
 
         ``now`` is the score of ``positions``. Each car goes where the score is best (the
-        first such destination on a tie).
+        first such destination on a tie). ``chosen`` keeps the choices made from the same
+        positions among the same destinations, which cards sharing a car and count repeat.
         """
         best_score = now
         for slot in range(len(play.cars)):
-            options = play.options(positions, slot)
+            options = tuple(play.options(positions, slot))
             if not options:
+                continue
+            key = (positions, options)
+            known = chosen.get(key)
+            if known is not None:
+                positions, best_score = known
                 continue
             best: Positions | None = None
             for car, dest, _ in options:
-                candidate = moved(positions, car, dest)
+                after = list(positions)
+                after[car] = dest
+                candidate = tuple(after)
                 value = score(candidate)
                 if best is None or value > best_score:
                     best, best_score = candidate, value
             assert best is not None
             positions = best
+            chosen[key] = (positions, best_score)
         return best_score
 
     def _play(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
@@ -209,12 +246,13 @@ class DetroitClevelandHeuristic(Bot):
         now = score(positions)
         best: Action = legal[0]
         best_gain = float("-inf")
+        chosen: dict[tuple[Positions, tuple[Option, ...]], tuple[Positions, float]] = {}
         for action in legal:
             if isinstance(action, Decline):
                 gain = 0.0
             elif isinstance(action, Play) and action.card in MOVES:
                 play = self._card_play(observation, action.card)
-                gain = self._greedy(score, positions, now, play) - now
+                gain = self._greedy(score, positions, now, play, chosen) - now
             else:
                 gain = -0.5  # a switch card: kept for when every movement card hurts
             if gain > best_gain:
