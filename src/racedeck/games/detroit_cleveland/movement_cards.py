@@ -26,7 +26,7 @@ from msgspec.structs import replace
 from racedeck.games.detroit_cleveland.actions import Move
 from racedeck.games.detroit_cleveland.data import MOVES, WHITE, WHITE_CARDS
 from racedeck.games.detroit_cleveland.events import CarMoved, CarSkipped
-from racedeck.games.detroit_cleveland.movement import Positions, destinations, moved
+from racedeck.games.detroit_cleveland.movement import Positions, destinations, moved, within
 from racedeck.games.detroit_cleveland.options import track_of
 from racedeck.games.detroit_cleveland.race_end import crossed_the_line
 from racedeck.games.detroit_cleveland.state import DetroitClevelandState, Switch
@@ -96,7 +96,7 @@ class CardPlay:
             return []
         dests, steps, finish_at = destinations(self.track, positions, car, self.counts[slot])
         options = [(car, d, finish_at if d == FINISH else steps) for d in dests]
-        if self.white_slot > slot:
+        if self.white_slot > slot and not self.white_assured(positions, slot):
             options = [o for o in options if self.feasible(moved(positions, car, o[1]), slot + 1)]
         return options
 
@@ -125,10 +125,43 @@ class CardPlay:
                 return True
         return False
 
+    def white_assured(self, positions: Positions, slot: int) -> bool:
+        """Return True when some car can surely make the white move from ``positions``.
+
+        Surely: whatever the cars of the slots from ``slot`` to the white one do (False
+        means it takes a search to tell). Those cars end within their counts' reach of
+        where they stand; a car whose path for the white count crosses none of that, nor
+        any car, moves in full.
+        """
+        white = self.white_slot
+        track = self.track
+        paths = within(track, self.counts[white])
+        taken: set[int] | None = None
+        for car in range(6):
+            space = positions[car]
+            if car in self.excluded or space < 0:
+                continue
+            if self.white_own and car in self.own:
+                return True
+            path = paths[space]
+            if not path.isdisjoint(positions):
+                continue
+            if taken is None:
+                taken = set()
+                for i in range(slot, white):
+                    start = positions[self.cars[i]]
+                    if start >= 0:
+                        taken |= within(track, self.counts[i])[start]
+            if path.isdisjoint(taken):
+                return True
+        return False
+
     def feasible(self, positions: Positions, slot: int) -> bool:
         """Return True when the slots from ``slot`` on can be played through the white one."""
         if slot >= self.white_slot:
             return slot > self.white_slot or self.white_possible(positions)
+        if self.white_assured(positions, slot):
+            return True
         car = self.cars[slot]
         if positions[car] < 0:
             return self.feasible(positions, slot + 1)
