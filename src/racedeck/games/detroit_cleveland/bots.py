@@ -26,9 +26,16 @@ from racedeck.games.detroit_cleveland.data import (
     WHITE,
 )
 from racedeck.games.detroit_cleveland.movement import Positions, moved, reach_past, within
-from racedeck.games.detroit_cleveland.movement_cards import CardPlay, Option, card_play_for
+from racedeck.games.detroit_cleveland.movement_cards import (
+    NO_ONE,
+    CardPlay,
+    Option,
+    card_play_for,
+    own_cars,
+)
 from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions, track_of
 from racedeck.games.detroit_cleveland.state import DetroitClevelandObservation
+from racedeck.games.detroit_cleveland.switch_cards import IDENTITY, colours_in_force
 from racedeck.games.detroit_cleveland.track import FINISH, Track
 
 COLOUR_MOVEMENT = sum(
@@ -194,14 +201,13 @@ class DetroitClevelandHeuristic(Bot):
 
     def _card_play(self, observation: DetroitClevelandObservation, card: int) -> CardPlay:
         assert self.track is not None
-        return card_play_for(
-            self.track,
-            card,
-            observation.switches,
-            observation.owner,
-            self.seat,
-            self.options.white_own_car,
-        )
+        switches = observation.switches
+        mapping = colours_in_force(switches) if switches else IDENTITY
+        if not self.options.white_own_car:
+            # Whose cars are whose matters only to the optional rule on white.
+            return card_play_for(self.track, card, mapping, NO_ONE, False)
+        own = own_cars(observation.owner, self.seat)
+        return card_play_for(self.track, card, mapping, own, True)
 
     @staticmethod
     def _greedy(

@@ -85,10 +85,18 @@ def within(track: Track, count: int) -> tuple[frozenset[int], ...]:
     return tuple(cones)
 
 
+Road = tuple[frozenset[int], Reach]
+"""For a car on one space and one count: the spaces ahead within the count, and ``reach``
+with no car in the way."""
+
+
 @functools.lru_cache(maxsize=64)
-def _open_road(track: Track, count: int) -> tuple[Reach, ...]:
-    """Per space, ``reach`` of a car there moving ``count`` spaces with no car in the way."""
-    return tuple(reach(track.successors, (space,), 0, count) for space in range(len(track.ids)))
+def roads(track: Track, count: int) -> tuple[Road, ...]:
+    """Per space, its ``Road`` for ``count`` spaces: what ``destinations`` looks up."""
+    cones = within(track, count)
+    return tuple(
+        (cone, reach(track.successors, (space,), 0, count)) for space, cone in enumerate(cones)
+    )
 
 
 @functools.lru_cache(maxsize=1 << 15)
@@ -105,9 +113,9 @@ def destinations(track: Track, positions: Positions, car: int, count: int) -> Re
     spaces ahead are taken, so the answer is cached by those.
     """
     start = positions[car]
-    cone = within(track, count)[start]
+    cone, open_road = roads(track, count)[start]
     if cone.isdisjoint(positions):
-        return _open_road(track, count)[start]
+        return open_road
     return reach_past(track, start, count, cone.intersection(positions))
 
 

@@ -26,17 +26,24 @@ from msgspec.structs import replace
 from racedeck.games.detroit_cleveland.actions import Move
 from racedeck.games.detroit_cleveland.data import MOVES, WHITE, WHITE_CARDS
 from racedeck.games.detroit_cleveland.events import CarMoved, CarSkipped
-from racedeck.games.detroit_cleveland.movement import Positions, destinations, moved, within
+from racedeck.games.detroit_cleveland.movement import (
+    Positions,
+    Reach,
+    moved,
+    reach_past,
+    roads,
+)
 from racedeck.games.detroit_cleveland.options import track_of
 from racedeck.games.detroit_cleveland.race_end import crossed_the_line
-from racedeck.games.detroit_cleveland.state import DetroitClevelandState, Switch
-from racedeck.games.detroit_cleveland.switch_cards import colours_in_force, switch_mapping
+from racedeck.games.detroit_cleveland.state import DetroitClevelandState
+from racedeck.games.detroit_cleveland.switch_cards import IDENTITY, colours_in_force
 from racedeck.games.detroit_cleveland.track import FINISH, FINISH_ID, Track
-from racedeck.games.detroit_cleveland.turn_order import end_turn, seat_to_play
+from racedeck.games.detroit_cleveland.turn_order import end_turn
 
 State = DetroitClevelandState
 Option = tuple[int, int, int]
 """A car's possible move: (car, destination space or ``FINISH``, spaces moved)."""
+NO_ONE: frozenset[int] = frozenset()
 
 
 class CardPlay:
@@ -47,7 +54,16 @@ class CardPlay:
     white car move short of the full count.
     """
 
-    __slots__ = ("cars", "counts", "excluded", "own", "track", "white_own", "white_slot")
+    __slots__ = (
+        "cars",
+        "counts",
+        "excluded",
+        "own",
+        "roads",
+        "track",
+        "white_own",
+        "white_slot",
+    )
 
     def __init__(
         self,
@@ -60,6 +76,7 @@ class CardPlay:
         self.track = track
         self.cars = tuple(mapping[colour] for colour, _ in moves)
         self.counts = tuple(count for _, count in moves)
+        self.roads = tuple(roads(track, count) for count in self.counts)
         self.white_slot = self.cars.index(WHITE) if WHITE in self.cars else -1
         # "the color chosen may not appear elsewhere on the card": after switches, the
         # cars the card actually moves.
@@ -69,47 +86,51 @@ class CardPlay:
         # full movement is not possible."
         self.white_own = white_own
 
-    @classmethod
-    def for_seat(
-        cls,
-        track: Track,
-        moves: Sequence[tuple[int, int]],
-        switches: Sequence[tuple[int, int]],
-        owner: Sequence[int],
-        seat: int,
-        white_own: bool = False,
-    ) -> CardPlay:
-        """Return a card as ``seat`` plays it: ``switches`` in force, its own cars ``owner``'s."""
-        own = frozenset(car for car, holder in enumerate(owner) if holder == seat)
-        return cls(track, moves, switch_mapping(switches), own, white_own)
+    def reach(self, positions: Positions, car: int, slot: int) -> Reach:
+        """Return ``destinations`` of ``car`` moving ``slot``'s count from ``positions``."""
+        start = positions[car]
+        cone, open_road = self.roads[slot][start]
+        if cone.isdisjoint(positions):
+            return open_road
+        return reach_past(self.track, start, self.counts[slot], cone.intersection(positions))
 
-    def options(self, positions: Positions, slot: int) -> list[Option]:
+    def options(self, positions: Positions, slot: int, limit: int = 0) -> list[Option]:
         """Return every legal (car, destination, steps) of ``slot``; empty if its car finished.
 
         Before the white slot, only destinations after which the white car can still
-        make its move are legal: a card is only played if all of it can be.
+        make its move are legal: a card is only played if all of it can be. With a
+        ``limit``, only the first that many are looked for.
         """
         car = self.cars[slot]
         if car == WHITE:
-            return self.white_options(positions, slot)
+            return self.white_options(positions, slot, limit)
         if positions[car] < 0:
             return []
-        dests, steps, finish_at = destinations(self.track, positions, car, self.counts[slot])
-        options = [(car, d, finish_at if d == FINISH else steps) for d in dests]
+        dests, steps, finish_at = self.reach(positions, car, slot)
         if self.white_slot > slot and not self.white_assured(positions, slot):
-            options = [o for o in options if self.feasible(moved(positions, car, o[1]), slot + 1)]
-        return options
+            options: list[Option] = []
+            for d in dests:
+                if self.feasible(moved(positions, car, d), slot + 1):
+                    options.append((car, d, finish_at if d == FINISH else steps))
+                    if len(options) == limit:
+                        break
+            return options
+        if limit:
+            dests = dests[:limit]
+        return [(car, d, finish_at if d == FINISH else steps) for d in dests]
 
-    def white_options(self, positions: Positions, slot: int) -> list[Option]:
+    def white_options(self, positions: Positions, slot: int, limit: int = 0) -> list[Option]:
         """Return the moves the white car may make: cars not on the card, moving in full."""
         count = self.counts[slot]
         options: list[Option] = []
         for car in range(6):
             if car in self.excluded or positions[car] < 0:
                 continue
-            dests, steps, finish_at = destinations(self.track, positions, car, count)
+            dests, steps, finish_at = self.reach(positions, car, slot)
             if finish_at or steps == count or (self.white_own and car in self.own):
                 options.extend((car, d, finish_at if d == FINISH else steps) for d in dests)
+                if limit and len(options) >= limit:
+                    return options[:limit]
         return options
 
     def white_possible(self, positions: Positions) -> bool:
@@ -120,7 +141,7 @@ class CardPlay:
                 continue
             if self.white_own and car in self.own:
                 return True
-            _, steps, finish_at = destinations(self.track, positions, car, count)
+            _, steps, finish_at = self.reach(positions, car, self.white_slot)
             if finish_at or steps == count:
                 return True
         return False
@@ -134,8 +155,7 @@ class CardPlay:
         any car, moves in full.
         """
         white = self.white_slot
-        track = self.track
-        paths = within(track, self.counts[white])
+        paths = self.roads[white]
         taken: set[int] | None = None
         for car in range(6):
             space = positions[car]
@@ -143,7 +163,7 @@ class CardPlay:
                 continue
             if self.white_own and car in self.own:
                 return True
-            path = paths[space]
+            path = paths[space][0]
             if not path.isdisjoint(positions):
                 continue
             if taken is None:
@@ -151,7 +171,7 @@ class CardPlay:
                 for i in range(slot, white):
                     start = positions[self.cars[i]]
                     if start >= 0:
-                        taken |= within(track, self.counts[i])[start]
+                        taken |= self.roads[i][start][0]
             if path.isdisjoint(taken):
                 return True
         return False
@@ -165,7 +185,7 @@ class CardPlay:
         car = self.cars[slot]
         if positions[car] < 0:
             return self.feasible(positions, slot + 1)
-        dests, _, _ = destinations(self.track, positions, car, self.counts[slot])
+        dests, _, _ = self.reach(positions, car, slot)
         return any(self.feasible(moved(positions, car, d), slot + 1) for d in dests)
 
     def playable(self, positions: Positions) -> bool:
@@ -175,28 +195,32 @@ class CardPlay:
 
 @functools.lru_cache(maxsize=4096)
 def card_play_for(
-    track: Track,
-    card: int,
-    switches: tuple[Switch, ...],
-    owner: tuple[int, ...],
-    seat: int,
-    white_own: bool,
+    track: Track, card: int, mapping: tuple[int, ...], own: frozenset[int], white_own: bool
 ) -> CardPlay:
-    """Return ``card`` as ``seat`` plays it on ``track`` with ``switches`` in force.
+    """Return ``card`` played on ``track``, one play object per distinct play.
 
-    ``owner`` tells which cars are the seat's, for the optional rule on white and one's
-    own car (``white_own``).
+    ``mapping`` gives the car each colour moves (``switch_cards.colours_in_force``),
+    ``own`` the player's cars, ``white_own`` whether the optional rule lets white move
+    them short of the full count.
     """
-    own = frozenset(car for car, holder in enumerate(owner) if holder == seat)
-    return CardPlay(track, MOVES[card], colours_in_force(switches), own, white_own)
+    return CardPlay(track, MOVES[card], mapping, own, white_own)
+
+
+@functools.lru_cache(maxsize=256)
+def own_cars(owner: tuple[int, ...], seat: int) -> frozenset[int]:
+    """Return the cars ``seat`` owns."""
+    return frozenset(car for car, holder in enumerate(owner) if holder == seat)
 
 
 def card_play(state: State, card: int, seat: int) -> CardPlay:
     """Return ``card`` as ``seat`` would play it now: its cars after switches, its white."""
     options = state.options
-    return card_play_for(
-        track_of(options), card, state.switches, state.owner, seat, options.white_own_car
-    )
+    switches = state.switches
+    mapping = colours_in_force(switches) if switches else IDENTITY
+    if not options.white_own_car:
+        # Whose cars are whose matters only to the optional rule: one play serves all seats.
+        return card_play_for(track_of(options), card, mapping, NO_ONE, False)
+    return card_play_for(track_of(options), card, mapping, own_cars(state.owner, seat), True)
 
 
 def playable(state: State, card: int, seat: int) -> bool:
@@ -213,16 +237,30 @@ def card_started(state: State, card: int) -> State:
     return replace(state, card=card, slot=0)
 
 
-def _slot_options(state: State) -> tuple[Track, list[Option]]:
-    play = card_play(state, state.card, seat_to_play(state))
-    return track_of(state.options), play.options(state.positions, state.slot)
+@functools.lru_cache(maxsize=16)
+def _move_actions(track: Track) -> tuple[tuple[Move, ...], ...]:
+    """Per car, the action of moving it to each destination, indexed by the destination.
+
+    A space's index is its own; ``FINISH`` (-2) indexes from the end, so the move across
+    the line closes each row (twice: -1 is no destination).
+    """
+    rows = []
+    for car in range(6):
+        across = Move(car=car, to=FINISH_ID)
+        rows.append((*(Move(car=car, to=name) for name in track.ids), across, across))
+    return tuple(rows)
+
+
+def _in_play(state: State) -> CardPlay:
+    """Return the movement card in play as its player plays it."""
+    return card_play(state, state.card, state.order[state.turn % state.players])
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
     """Return every legal destination of the card's next car (of each car, for white)."""
-    track, options = _slot_options(state)
-    space_id = track.space_id
-    return tuple(Move(car=car, to=space_id(dest)) for car, dest, _ in options)
+    play = _in_play(state)
+    moves = _move_actions(play.track)
+    return tuple(moves[car][dest] for car, dest, _ in play.options(state.positions, state.slot))
 
 
 def consequence(state: State) -> CarMoved | CarSkipped | None:
@@ -230,15 +268,15 @@ def consequence(state: State) -> CarMoved | CarSkipped | None:
 
     A finished car is skipped; a car with a single legal destination goes there.
     """
-    seat = seat_to_play(state)
-    play = card_play(state, state.card, seat)
+    play = _in_play(state)
     car = play.cars[state.slot]
     if car != WHITE and state.positions[car] == FINISH:
         return CarSkipped(car=car)
-    options = play.options(state.positions, state.slot)
+    # Two options are enough to know a decision is needed.
+    options = play.options(state.positions, state.slot, 2)
     if len(options) == 1:
         car, dest, steps = options[0]
-        return CarMoved(car=car, to=track_of(state.options).space_id(dest), steps=steps)
+        return CarMoved(car=car, to=play.track.space_id(dest), steps=steps)
     if not options:
         return CarSkipped(car=-1)
     return None
@@ -246,13 +284,11 @@ def consequence(state: State) -> CarMoved | CarSkipped | None:
 
 def car_moved_by(state: State, action: Move) -> CarMoved:
     """Return the event of the card's player moving a car to the chosen destination."""
-    track = track_of(state.options)
-    dest = track.space_index(action.to)
-    play = card_play(state, state.card, seat_to_play(state))
-    count = play.counts[state.slot]
+    play = _in_play(state)
     # The same search that offered the destination tells how far the car went.
-    _, steps, finish_at = destinations(track, state.positions, action.car, count)
-    return CarMoved(car=action.car, to=action.to, steps=finish_at if dest == FINISH else steps)
+    _, steps, finish_at = play.reach(state.positions, action.car, state.slot)
+    steps = finish_at if action.to == FINISH_ID else steps
+    return CarMoved(car=action.car, to=action.to, steps=steps)
 
 
 def car_moved(state: State, event: CarMoved) -> State:

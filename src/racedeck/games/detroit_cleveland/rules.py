@@ -201,15 +201,24 @@ class DetroitCleveland(
 
     def evolve(self, state: State, event: Event) -> State:
         """Fold one event into the state."""
+        # The race's events first: they are most of a match's events.
         match event:
-            case RaceDealt():
-                return race_preparation.dealt(state, event)
-            case CarOffered():
-                return auction.car_offered(state, event)
+            case CarMoved():
+                return movement_cards.car_moved(state, event)
+            case CardPlayed():
+                return running_the_race.card_played(state, event)
+            case CarSkipped():
+                return movement_cards.car_skipped(state, event)
+            case HandRevealed():
+                return running_the_race.hand_revealed(state, event)
+            case TurnDeclined():
+                return optional_rules.turn_declined(state, event)
             case BidMade():
                 return auction.bid_made(state, event)
             case BidPassed():
                 return auction.bid_passed(state, event)
+            case CarOffered():
+                return auction.car_offered(state, event)
             case CarBought():
                 return auction.car_bought(state, event)
             case CarRefused():
@@ -218,16 +227,8 @@ class DetroitCleveland(
                 return auction.car_unowned(state, event)
             case RaceStarted():
                 return turn_order.race_started(state, event)
-            case CardPlayed():
-                return running_the_race.card_played(state, event)
-            case CarMoved():
-                return movement_cards.car_moved(state, event)
-            case CarSkipped():
-                return movement_cards.car_skipped(state, event)
-            case HandRevealed():
-                return running_the_race.hand_revealed(state, event)
-            case TurnDeclined():
-                return optional_rules.turn_declined(state, event)
+            case RaceDealt():
+                return race_preparation.dealt(state, event)
             case RaceEnded():
                 return race_end.ended(state, event)
             case _:

@@ -47,14 +47,16 @@ PLAYS: tuple[Play | None, ...] = tuple(
 """The action of playing each card, by card number (``None``: not a card one plays)."""
 CONTENT: tuple[object, ...] = tuple(MOVES.get(n) or SWITCHES.get(n) for n in _CARDS)
 """What each card does, by card number: cards that do the same are the same to play."""
+_SAME: tuple[int, ...] = tuple(CONTENT.index(content) for content in CONTENT)
+"""Per card number, the first card number that does the same."""
 
 
 def legal_plays(state: State, seat: int) -> tuple[DetroitClevelandAction, ...]:
     """Return every playable card of the hand (one of identical cards), then Decline if allowed."""
     actions: list[DetroitClevelandAction] = []
-    seen: set[object] = set()
+    seen: set[int] = set()
     for card in state.hands[seat]:
-        content = CONTENT[card]
+        content = _SAME[card]
         if content in seen:
             continue
         seen.add(content)
@@ -71,10 +73,9 @@ def legal_plays(state: State, seat: int) -> tuple[DetroitClevelandAction, ...]:
 def has_playable_card(state: State, seat: int) -> bool:
     """Return True when ``seat`` holds a card it may play: any but an unplayable white card."""
     hand = state.hands[seat]
-    whites = [card for card in hand if card in WHITE_CARDS]
-    if len(whites) < len(hand):
+    if not WHITE_CARDS.issuperset(hand):
         return True
-    return any(movement_cards.playable(state, card, seat) for card in whites)
+    return any(movement_cards.playable(state, card, seat) for card in hand)
 
 
 def card_played(state: State, event: CardPlayed) -> State:
