@@ -56,6 +56,8 @@ STRENGTH_DOLLARS = 6_000
 """Estimated prize money per space of movement held above the average for a colour."""
 WHITE_SHARE = 0.5
 """How much of a white count the bot credits to a colour it could be used for."""
+SCORES_KEPT = 20_000
+"""How many scores of positions the bot keeps per owners and finishing order."""
 
 
 @functools.lru_cache(maxsize=16)
@@ -99,6 +101,10 @@ class DetroitClevelandHeuristic(Bot):
         self.players = 2
         self.options = DetroitClevelandOptions()
         self.track: Track | None = None
+        self.scores: dict[tuple[tuple[int, ...], tuple[int, ...]], dict[Positions, float]] = {}
+        """Scores already worked out, per cars' owners and finishing order: the bot scores
+        the same positions again from one decision to the next (a card's cars, then their
+        moves one by one)."""
 
     def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
         """Remember the seat and compile the track once."""
@@ -107,6 +113,7 @@ class DetroitClevelandHeuristic(Bot):
         self.players = players
         self.options = options
         self.track = track_of(options)
+        self.scores = {}
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Choose a legal action for the situation in ``observation``."""
@@ -165,7 +172,12 @@ class DetroitClevelandHeuristic(Bot):
         owned = tuple(
             (car, seat == self.seat) for car, seat in enumerate(observation.owner) if seat >= 0
         )
-        known: dict[Positions, float] = {}
+        context = (observation.owner, already)
+        known = self.scores.get(context)
+        if known is None or len(known) > SCORES_KEPT:
+            if len(self.scores) > 64:
+                self.scores.clear()
+            known = self.scores[context] = {}
 
         def score(positions: Positions) -> float:
             total = known.get(positions)
@@ -223,10 +235,18 @@ class DetroitClevelandHeuristic(Bot):
         first such destination on a tie). ``chosen`` keeps the choices made from the same
         positions among the same destinations, which cards sharing a car and count repeat.
         """
-        best_score = now
+        best_score: float | None = now
         for slot in range(len(play.cars)):
             options = tuple(play.options(positions, slot))
             if not options:
+                continue
+            if len(options) == 1:
+                # No choice to make: the score is needed only once the card is played out.
+                car, dest, _ = options[0]
+                after = list(positions)
+                after[car] = dest
+                positions = tuple(after)
+                best_score = None
                 continue
             key = (positions, options)
             known = chosen.get(key)
@@ -234,17 +254,18 @@ class DetroitClevelandHeuristic(Bot):
                 positions, best_score = known
                 continue
             best: Positions | None = None
+            top = 0.0
             for car, dest, _ in options:
                 after = list(positions)
                 after[car] = dest
                 candidate = tuple(after)
                 value = score(candidate)
-                if best is None or value > best_score:
-                    best, best_score = candidate, value
+                if best is None or value > top:
+                    best, top = candidate, value
             assert best is not None
-            positions = best
-            chosen[key] = (positions, best_score)
-        return best_score
+            positions, best_score = best, top
+            chosen[key] = (positions, top)
+        return score(positions) if best_score is None else best_score
 
     def _play(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
         score = self._scoring(observation)
