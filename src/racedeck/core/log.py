@@ -4,13 +4,20 @@ Every line is written in canonical form (``msgspec`` encodes struct fields in a 
 order), flushed as soon as it is written, and chained to the line before it by hash, so a
 truncated or altered log is found and named by line number while its intact prefix still
 replays.
+
+A log may be stored compressed with gzip (a tournament keeps its logs as
+``match-0000042.jsonl.gz``). ``open_log`` is the one place a log file is opened for
+reading: it recognises a gzip file by its first bytes, whatever its name, so every
+command that reads logs reads compressed ones too.
 """
 
 from __future__ import annotations
 
+import gzip
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import msgspec
 
@@ -95,6 +102,47 @@ class _AnyLine(msgspec.Struct, frozen=True):
     event: msgspec.Raw = msgspec.Raw(b"")
     fault: msgspec.Raw = msgspec.Raw(b"")
     debug: msgspec.Raw = msgspec.Raw(b"")
+
+
+GZIP_MAGIC = b"\x1f\x8b"
+"""The first two bytes of every gzip file."""
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+"""The first four bytes of a Zstandard frame (recognised, to be refused clearly)."""
+
+DAMAGED_COMPRESSION: tuple[type[BaseException], ...] = (EOFError, zlib.error, gzip.BadGzipFile)
+"""What reading a damaged or cut-off gzip file raises."""
+
+
+def open_log(path: str | Path) -> IO[bytes]:
+    """Open a log file for reading its lines, decompressing it when it is gzip-compressed.
+
+    Raises ``LogError`` (line 0) when the file cannot be opened or is compressed in a
+    format racedeck does not read.
+    """
+    try:
+        with open(path, "rb") as probe:
+            magic = probe.read(4)
+        if magic.startswith(GZIP_MAGIC):
+            return cast(IO[bytes], gzip.open(path, "rb"))
+        if magic == ZSTD_MAGIC:
+            raise LogError(
+                str(path), 0, "compressed with zstd, which racedeck does not read: unpack it first"
+            )
+        return open(path, "rb")
+    except OSError as exc:
+        raise LogError(str(path), 0, f"cannot open: {exc.strerror}") from None
+
+
+def decompressing(stream: IO[bytes]) -> IO[bytes]:
+    """Return ``stream``, read through gzip when it holds a gzip file (seekable streams only)."""
+    if not stream.seekable():
+        return stream
+    start = stream.tell()
+    magic = stream.read(2)
+    stream.seek(start)
+    if magic == GZIP_MAGIC:
+        return cast(IO[bytes], gzip.GzipFile(fileobj=stream, mode="rb"))
+    return stream
 
 
 _encoder = msgspec.json.Encoder()
@@ -191,13 +239,7 @@ class LogReader:
         self.last_hash = ""
         self.events_read = 0
         self.lines_read = 0
-        if stream is not None:
-            self._file: IO[bytes] = stream
-        else:
-            try:
-                self._file = open(path, "rb")  # noqa: SIM115 - closed by close()
-            except OSError as exc:
-                raise LogError(self.path, 0, f"cannot open: {exc.strerror}") from None
+        self._file: IO[bytes] = open_log(path) if stream is None else decompressing(stream)
         self._owns_file = stream is None
         try:
             self.header = self._read_header()
@@ -219,8 +261,14 @@ class LogReader:
     def _fail(self, line: int, why: str) -> LogError:
         return LogError(self.path, line, why)
 
+    def _damaged(self, line: int, exc: BaseException) -> LogError:
+        return self._fail(line, f"the compressed log is damaged or cut off ({exc})")
+
     def _read_header(self) -> Header:
-        raw = self._file.readline()
+        try:
+            raw = self._file.readline()
+        except DAMAGED_COMPRESSION as exc:
+            raise self._damaged(1, exc) from None
         self.lines_read = 1
         if not raw:
             raise self._fail(1, "empty file: no header line")
@@ -261,50 +309,55 @@ class LogReader:
         expected_seq = 0
         last_hash = self.last_hash
         decode_line = _line_decoder.decode
-        for raw in self._file:
-            lineno += 1
-            self.lines_read = lineno
-            if self.result is not None:
-                raise self._fail(lineno, "text after the result line")
-            if not raw.endswith(b"\n"):
-                raise self._fail(lineno, "truncated line: the log was cut off mid-line")
-            try:
-                line = decode_line(raw)
-            except msgspec.DecodeError:
-                raise self._fail(lineno, "not JSON: the line is unreadable") from None
-            if line.kind == "event":
-                payload = bytes(line.event)
-                if line.seq != expected_seq:
-                    raise self._fail(lineno, f"expected event {expected_seq}, found {line.seq}")
-                last_hash = chain(last_hash, payload)
-                if last_hash != line.hash:
-                    what = "the header or event 0" if line.seq == 0 else f"event {line.seq}"
-                    raise self._fail(
-                        lineno, f"hash mismatch at event {line.seq}: {what} was altered"
-                    )
-                self.last_hash = last_hash
-                expected_seq += 1
-                self.events_read = expected_seq
-                yield LogEntry(lineno, line.seq, payload, None)
-            elif line.kind in ("fault", "debug"):
-                payload = bytes(line.fault if line.kind == "fault" else line.debug)
-                last_hash = chain(last_hash, payload)
-                if last_hash != line.hash:
-                    raise self._fail(
-                        lineno, f"hash mismatch at a {line.kind} line: the log was altered"
-                    )
-                self.last_hash = last_hash
-                yield self._note(lineno, line.seq, line.kind, payload)
-            elif line.kind == "result":
+        try:
+            for raw in self._file:
+                lineno += 1
+                self.lines_read = lineno
+                if self.result is not None:
+                    raise self._fail(lineno, "text after the result line")
+                if not raw.endswith(b"\n"):
+                    raise self._fail(lineno, "truncated line: the log was cut off mid-line")
                 try:
-                    result = _result_decoder.decode(raw)
-                except msgspec.DecodeError as exc:
-                    raise self._fail(lineno, f"malformed result line: {exc}") from None
-                if result.events != expected_seq or result.hash != last_hash:
-                    raise self._fail(lineno, "the result line does not match the events before it")
-                self.result = result
-            else:
-                raise self._fail(lineno, f"unknown line kind {line.kind!r}")
+                    line = decode_line(raw)
+                except msgspec.DecodeError:
+                    raise self._fail(lineno, "not JSON: the line is unreadable") from None
+                if line.kind == "event":
+                    payload = bytes(line.event)
+                    if line.seq != expected_seq:
+                        raise self._fail(lineno, f"expected event {expected_seq}, found {line.seq}")
+                    last_hash = chain(last_hash, payload)
+                    if last_hash != line.hash:
+                        what = "the header or event 0" if line.seq == 0 else f"event {line.seq}"
+                        raise self._fail(
+                            lineno, f"hash mismatch at event {line.seq}: {what} was altered"
+                        )
+                    self.last_hash = last_hash
+                    expected_seq += 1
+                    self.events_read = expected_seq
+                    yield LogEntry(lineno, line.seq, payload, None)
+                elif line.kind in ("fault", "debug"):
+                    payload = bytes(line.fault if line.kind == "fault" else line.debug)
+                    last_hash = chain(last_hash, payload)
+                    if last_hash != line.hash:
+                        raise self._fail(
+                            lineno, f"hash mismatch at a {line.kind} line: the log was altered"
+                        )
+                    self.last_hash = last_hash
+                    yield self._note(lineno, line.seq, line.kind, payload)
+                elif line.kind == "result":
+                    try:
+                        result = _result_decoder.decode(raw)
+                    except msgspec.DecodeError as exc:
+                        raise self._fail(lineno, f"malformed result line: {exc}") from None
+                    if result.events != expected_seq or result.hash != last_hash:
+                        raise self._fail(
+                            lineno, "the result line does not match the events before it"
+                        )
+                    self.result = result
+                else:
+                    raise self._fail(lineno, f"unknown line kind {line.kind!r}")
+        except DAMAGED_COMPRESSION as exc:
+            raise self._damaged(self.lines_read + 1, exc) from None
         if self.result is None:
             raise self._fail(
                 lineno,

@@ -34,6 +34,7 @@ from racedeck.core.log import (
     LogWriter,
     ResultLine,
     encode,
+    open_log,
 )
 from racedeck.core.model import Options
 from racedeck.core.resume import watched
@@ -403,9 +404,12 @@ def _raise_difference(path: str | Path) -> Callable[[int, bytes, bytes], None]:
 def first_difference(
     path: Path, rerun: bytes, *, on_difference: Callable[[int, bytes, bytes], None]
 ) -> None:
-    """Compare a log file with re-run bytes line by line; report the first line that differs."""
+    """Compare a log file (compressed or not) with re-run bytes line by line.
+
+    Reports the first line that differs to ``on_difference``.
+    """
     rerun_lines = rerun.splitlines()
-    with open(path, "rb") as handle:
+    with open_log(path) as handle:
         for number, logged in enumerate(handle, start=1):
             other = rerun_lines[number - 1] if number <= len(rerun_lines) else b""
             if logged.rstrip(b"\n") != other:
