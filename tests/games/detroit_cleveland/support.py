@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from msgspec.structs import replace
 
 from racedeck.core.model import ENGINE
+from racedeck.core.rng import engine_stream
 from racedeck.core.step import NO_CHANCE, Turn, apply
 from racedeck.games.detroit_cleveland import data
 from racedeck.games.detroit_cleveland.actions import Bid, DetroitClevelandAction, Pass, Play
@@ -122,8 +123,8 @@ def deal(
 
 def engine(state: DetroitClevelandState, seed: int = 0) -> DetroitClevelandState:
     """Let the engine act once (the deal), with a seeded generator."""
-    turn = apply(GAME, state, ENGINE, None, random.Random(seed))
-    return turn.state
+    dealt: DetroitClevelandState = apply(GAME, state, ENGINE, None, random.Random(seed)).state
+    return dealt
 
 
 def sell(state: DetroitClevelandState, buyer: int, amount: int = 10_000) -> DetroitClevelandState:
@@ -172,9 +173,28 @@ def play_card(
 ) -> tuple[DetroitClevelandState, list[DetroitClevelandEvent]]:
     """Play ``card`` and choose each car's destination with ``choose``; return moves made."""
     state, events = act(state, seat, Play(card=card))
-    made = [e for e in events if isinstance(e, CarMoved | CarSkipped)]
+    made: list[DetroitClevelandEvent] = [e for e in events if isinstance(e, CarMoved | CarSkipped)]
     while state.card == card:
         moves = GAME.legal_actions(state, seat)
         state, events = act(state, seat, choose(moves))
         made.extend(e for e in events if isinstance(e, CarMoved | CarSkipped))
     return state, made
+
+
+def random_states(
+    raw: dict[str, Any], players: int, seed: int
+) -> Iterator[DetroitClevelandState]:
+    """Yield the state before every decision of a match between random seats."""
+    opts = options(**raw)
+    state = GAME.initial_state(opts, players)
+    pick = random.Random(seed)
+    events = 0
+    while not (step := GAME.next_step(state)).over:
+        if step.engine:
+            turn = apply(GAME, state, ENGINE, None, engine_stream(seed, events))
+        else:
+            yield state
+            legal = GAME.legal_actions(state, step.seats[0])
+            turn = apply(GAME, state, step.seats[0], legal[pick.randrange(len(legal))])
+        events += len(turn.events)
+        state = turn.state

@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+
+from racedeck.core.model import Action
 from racedeck.core.runner import run_match
-from racedeck.games.detroit_cleveland.bots import DetroitClevelandHeuristic, colour_movement
+from racedeck.games.detroit_cleveland import data
+from racedeck.games.detroit_cleveland.actions import Decline, Move, Play
+from racedeck.games.detroit_cleveland.bots import (
+    MOBILITY_LOOKAHEAD,
+    MOBILITY_WEIGHT,
+    PLACE_BONUS,
+    RIVAL_WEIGHT,
+    DetroitClevelandHeuristic,
+    colour_movement,
+)
+from racedeck.games.detroit_cleveland.movement import Positions, moved, reach
+from racedeck.games.detroit_cleveland.movement_cards import CardPlay
+from racedeck.games.detroit_cleveland.state import DetroitClevelandObservation
+from racedeck.games.detroit_cleveland.track import FINISH
 from racedeck.plugins import load_registry
-from tests.games.detroit_cleveland.support import GAME, B, G, Y, deal, options
+from tests.games.detroit_cleveland.support import GAME, B, G, Y, deal, options, random_states
 
 OPTS = options()
 
@@ -47,3 +64,96 @@ def test_the_bot_values_a_colour_by_its_movement_counting_white() -> None:
     strongest = max(range(6), key=totals.__getitem__)
     weakest = min(range(6), key=totals.__getitem__)
     assert bot.worth(observation, strongest) > bot.worth(observation, weakest)
+
+
+class _Reference(DetroitClevelandHeuristic):
+    """The bot as first written: every position scored in full, a search per car."""
+
+    def score(self, observation: DetroitClevelandObservation, positions: Positions) -> float:
+        track = self.track
+        assert track is not None
+        finished = list(observation.finished)
+        total = 0.0
+        for car in range(6):
+            seat = observation.owner[car]
+            if seat < 0:
+                continue
+            space = positions[car]
+            if space == FINISH:
+                if car not in finished:
+                    finished.append(car)
+                value = track.length + PLACE_BONUS * (6 - finished.index(car))
+                mobility = float(MOBILITY_LOOKAHEAD)
+            else:
+                value = track.distances[space]
+                mobility = float(reach(track.successors, positions, car, MOBILITY_LOOKAHEAD)[1])
+            value += MOBILITY_WEIGHT * mobility
+            total += value if seat == self.seat else -RIVAL_WEIGHT * value
+        return total
+
+    def _greedy_reference(self, observation: DetroitClevelandObservation, play: CardPlay) -> float:
+        positions = observation.positions
+        for slot in range(len(play.cars)):
+            options = play.options(positions, slot)
+            if not options:
+                continue
+            positions = max(
+                (moved(positions, car, dest) for car, dest, _ in options),
+                key=lambda p: self.score(observation, p),
+            )
+        return self.score(observation, positions)
+
+    def _play(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
+        now = self.score(observation, observation.positions)
+        best: Action = legal[0]
+        best_gain = float("-inf")
+        for action in legal:
+            if isinstance(action, Decline):
+                gain = 0.0
+            elif isinstance(action, Play) and action.card in data.MOVES:
+                play = self._card_play(observation, action.card)
+                gain = self._greedy_reference(observation, play) - now
+            else:
+                gain = -0.5
+            if gain > best_gain:
+                best, best_gain = action, gain
+        return best
+
+    def _move(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
+        track = self.track
+        assert track is not None
+
+        def after(action: Action) -> float:
+            assert isinstance(action, Move)
+            to = track.space_index(action.to)
+            return self.score(observation, moved(observation.positions, action.car, to))
+
+        return max(legal, key=after)
+
+
+def test_the_bot_decides_as_scoring_every_position_in_full_would() -> None:
+    """The bot scores positions from tables and memos; its choices are those of scoring
+    every position in full, float for float (ties included)."""
+    decisions = 0
+    for raw, players in (({"races": 1}, 4), ({"races": 1, "white_own_car": True}, 3)):
+        opts = options(**raw)
+        bots = [DetroitClevelandHeuristic() for _ in range(players)]
+        references = [_Reference() for _ in range(players)]
+        for seat in range(players):
+            bots[seat].start_match(GAME.name, seat, players, opts)
+            references[seat].start_match(GAME.name, seat, players, opts)
+        for state in random_states(raw, players, 21):
+            if state.phase != "race":
+                continue
+            seat = GAME.next_step(state).seats[0]
+            legal = GAME.legal_actions(state, seat)
+            if len(legal) < 2:
+                continue
+            view = GAME.observe(state, seat)
+            rng = random.Random(0)
+            assert bots[seat].act(view, legal, rng) == references[seat].act(view, legal, rng)
+            assert bots[seat].score(view, view.positions) == references[seat].score(
+                view, view.positions
+            )
+            decisions += 1
+    assert decisions > 100

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from racedeck.core.runner import run_match
+from racedeck.games.detroit_cleveland.championship import phase_after_race
 from racedeck.games.detroit_cleveland.options import track_of
 from racedeck.plugins import load_registry
 from tests.games.detroit_cleveland.support import (
@@ -29,3 +30,9 @@ def test_three_races_and_the_richest_player_wins() -> None:
     assert all(
         (r == 1) == (s == richest) for r, s in zip(result.ranks, result.scores, strict=False)
     )
+
+
+def test_the_match_ends_after_the_last_race() -> None:
+    three = options()
+    assert [phase_after_race(n, three) for n in (1, 2, 3)] == ["deal", "deal", "over"]
+    assert phase_after_race(1, options(races=1)) == "over"

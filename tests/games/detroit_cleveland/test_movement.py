@@ -10,11 +10,13 @@ import pytest
 from racedeck.games.detroit_cleveland.events import (
     CarMoved,
 )
-from racedeck.games.detroit_cleveland.movement import can_move_full, reach
+from racedeck.games.detroit_cleveland.movement import can_move_full, destinations, reach, within
 from racedeck.games.detroit_cleveland.options import track_of
 from racedeck.games.detroit_cleveland.track import (
     FINISH,
+    OFF_TRACK,
     Section,
+    Track,
     build_track,
     builtin_track,
     compile_track,
@@ -22,6 +24,7 @@ from racedeck.games.detroit_cleveland.track import (
 from tests.games.detroit_cleveland.support import (
     SPREAD,
     K,
+    figures_options,
     options,
     play_card,
     race_state,
@@ -29,6 +32,10 @@ from tests.games.detroit_cleveland.support import (
 
 OPTS = options()
 TRACK = track_of(OPTS)
+
+
+def figures_track() -> Track:
+    return track_of(figures_options())
 
 
 def test_a_blocked_car_stops_where_it_is_blocked() -> None:
@@ -115,3 +122,34 @@ def test_the_search_scales_with_the_track_not_the_paths() -> None:
     assert time.perf_counter() - started < 0.5
     assert steps == 80
     assert {track.ids[d] for d in dests} == {"s:81L", "s:81C", "s:81R"}
+
+
+@pytest.mark.parametrize("name", ["detroit", "cleveland", "figures"])
+def test_looked_up_destinations_are_the_search_s(name: str) -> None:
+    """``destinations`` answers from the cars within a count's reach; it must say what the
+    search says, wherever the other cars stand."""
+    track = figures_track() if name == "figures" else builtin_track(name)
+    rng = random.Random(name)
+    spaces = range(len(track.ids))
+    for _ in range(400):
+        others = rng.sample(spaces, rng.randrange(1, 6))
+        positions = (*others, *(rng.choice((FINISH, OFF_TRACK)) for _ in range(6 - len(others))))
+        car = rng.randrange(len(others))
+        count = rng.choice((1, 2, 3, 4, 5, 6, 10))
+        assert destinations(track, positions, car, count) == reach(
+            track.successors, positions, car, count
+        )
+
+
+def test_within_is_every_space_a_car_could_pass_through() -> None:
+    track = builtin_track("detroit")
+    for count in (1, 3, 6):
+        cones = within(track, count)
+        for space in range(0, len(track.ids), 7):
+            level = {space}
+            seen: set[int] = set()
+            for _ in range(count):
+                level = {n for s in level for n in track.successors[s] if n != FINISH}
+                seen |= level
+            assert cones[space] == seen
+            assert space not in cones[space], "no space is ahead of itself"

@@ -6,8 +6,10 @@ import pytest
 
 from racedeck.core.errors import IllegalActionError
 from racedeck.core.step import apply
-from racedeck.games.detroit_cleveland import data
+from racedeck.games.detroit_cleveland import data, movement_cards
 from racedeck.games.detroit_cleveland.actions import Move, Play
+from racedeck.games.detroit_cleveland.movement import moved, reach
+from racedeck.games.detroit_cleveland.movement_cards import CardPlay
 from racedeck.games.detroit_cleveland.options import track_of
 from tests.games.detroit_cleveland.support import (
     BOXED,
@@ -23,6 +25,7 @@ from tests.games.detroit_cleveland.support import (
     options,
     play_card,
     race_state,
+    random_states,
 )
 
 OPTS = options()
@@ -140,3 +143,55 @@ def test_an_unplayable_white_card_makes_the_player_play_another() -> None:
     assert GAME.legal_actions(state, 0) == (Play(card=38),)
     with pytest.raises(IllegalActionError, match="unplayable"):
         apply(GAME, state, 0, Play(card=14))
+
+
+def _feasible_by_search(play: CardPlay, positions: tuple[int, ...], slot: int) -> bool:
+    """The white move's feasibility by trying every destination of every car before it."""
+    if slot == play.white_slot:
+        return play.white_possible(positions)
+    car = play.cars[slot]
+    if positions[car] < 0:
+        return _feasible_by_search(play, positions, slot + 1)
+    dests = reach(play.track.successors, positions, car, play.counts[slot])[0]
+    return any(_feasible_by_search(play, moved(positions, car, d), slot + 1) for d in dests)
+
+
+def test_a_white_card_s_quick_verdict_agrees_with_trying_every_move() -> None:
+    """A card whose white move is assured without a search is one the search can play;
+    and whatever the shortcut, playable cards and legal moves are those the search finds."""
+    verdicts: set[tuple[bool, bool]] = set()
+    for raw in ({"races": 1}, {"races": 1, "white_own_car": True, "track": "cleveland"}):
+        for state in random_states(raw, 4, 11):
+            if state.phase != "race":
+                continue
+            seat = state.order[state.turn % state.players]
+            for card in data.WHITE_CARDS:
+                play = movement_cards.card_play(state, card, seat)
+                searched = _feasible_by_search(play, state.positions, 0)
+                assured = play.white_assured(state.positions, 0)
+                assert searched or not assured
+                assert play.playable(state.positions) == searched
+                verdicts.add((assured, searched))
+            if state.card >= 0:
+                play = movement_cards.card_play(state, state.card, seat)
+                every = play.options(state.positions, state.slot)
+                assert play.options(state.positions, state.slot, 2) == every[:2]
+    assert verdicts == {(True, True), (False, True), (False, False)}, "every case was met"
+
+
+def test_a_chosen_move_goes_as_far_as_it_was_offered() -> None:
+    """The steps a ``car_moved`` reports are those of the destination that was offered."""
+    for state in random_states({"races": 1, "track": "cleveland"}, 3, 5):
+        if state.phase != "race" or state.card < 0:
+            continue
+        seat = state.order[state.turn % state.players]
+        play = movement_cards.card_play(state, state.card, seat)
+        track = track_of(state.options)
+        offered = {
+            (car, track.space_id(dest)): steps
+            for car, dest, steps in play.options(state.positions, state.slot)
+        }
+        for move in GAME.legal_actions(state, seat):
+            assert isinstance(move, Move)
+            event = movement_cards.car_moved_by(state, move)
+            assert event.steps == offered[move.car, move.to]

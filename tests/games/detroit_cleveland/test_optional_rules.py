@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from racedeck.games.detroit_cleveland import data
+from racedeck.games.detroit_cleveland import data, optional_rules
 from racedeck.games.detroit_cleveland.actions import Decline, Move, Pass, Play
 from racedeck.games.detroit_cleveland.events import (
     CarBought,
@@ -102,3 +102,12 @@ def test_option_a_player_may_stop_once_his_cars_have_finished() -> None:
     assert GAME.next_step(state).seats == (1,)
     state = race_state(opts, SPREAD, {0: (38, 39), 1: (5,)}, owner={"blue": 0})
     assert Decline() not in GAME.legal_actions(state, 0)
+
+
+def test_a_player_without_a_car_may_stop_under_the_option() -> None:
+    """Gap decision: a player owning no car counts as having all his cars finished."""
+    opts = options(may_stop_when_finished=True)
+    state = race_state(opts, SPREAD, {0: (38,), 1: (5,)}, owner={"blue": 1})
+    assert optional_rules.may_decline(state, 0)
+    assert not optional_rules.may_decline(state, 1)
+    assert not optional_rules.may_decline(race_state(OPTS, SPREAD, {0: (38,)}), 0)

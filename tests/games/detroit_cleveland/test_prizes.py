@@ -8,6 +8,7 @@ from racedeck.games.detroit_cleveland.events import (
     RaceEnded,
 )
 from racedeck.games.detroit_cleveland.options import track_of
+from racedeck.games.detroit_cleveland.prizes import paid, prizes_won
 from tests.games.detroit_cleveland.support import (
     B,
     G,
@@ -70,3 +71,15 @@ def test_winnings_by_place() -> None:
     )
     events = consequences(state)
     assert events == [RaceEnded(race=0, places=(R, O, Y), prizes=(300_000, 150_000), next_dealer=0)]
+
+
+def test_the_banker_pays_each_seat_its_prizes() -> None:
+    assert paid((200_000, 50_000), (150_000, 0)) == (350_000, 50_000)
+    state = race_state(
+        OPTS,
+        {"blue": "jefferson:1L"},
+        {0: (), 1: ()},
+        finished=("red", "orange", "yellow"),
+        owner={"red": 1, "yellow": 1},
+    )
+    assert prizes_won(state) == (0, 200_000 + 100_000)

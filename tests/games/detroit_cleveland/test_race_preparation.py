@@ -11,6 +11,7 @@ from racedeck.games.detroit_cleveland.events import (
     RaceDealt,
 )
 from racedeck.games.detroit_cleveland.options import track_of
+from racedeck.games.detroit_cleveland.race_preparation import race_deck
 from tests.games.detroit_cleveland.support import (
     GAME,
     engine,
@@ -64,3 +65,9 @@ def test_all_cards_are_dealt_some_players_one_more() -> None:
         extra = 39 % players
         assert sizes == [39 // players + (1 if 1 <= s <= extra else 0) for s in range(players)]
     assert [len(h) for h in engine(GAME.initial_state(OPTS, 4), 0).hands] == [9, 10, 10, 10]
+
+
+def test_the_deck_before_the_shuffle() -> None:
+    assert race_deck(OPTS) == list(data.RACE_DECK)
+    with_tens = race_deck(options(ten_counts_in_deck=True))
+    assert with_tens == sorted((*data.RACE_DECK, *data.TEN_COUNT))

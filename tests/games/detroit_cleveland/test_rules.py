@@ -27,14 +27,14 @@ class _Stray(Event, frozen=True, tag="stray_detroit"):
 def test_folding_an_unknown_event_raises() -> None:
     state = GAME.initial_state(OPTS, 3)
     with pytest.raises(UnknownEventError, match="_Stray"):
-        GAME.evolve(state, _Stray())  # type: ignore[arg-type]
+        GAME.evolve(state, _Stray())  # type: ignore[arg-type]  # not an event of the game, on purpose
 
 
 def test_an_action_of_another_game_is_named_as_such() -> None:
     state = deal(OPTS, 3)
     assert GAME.explain_illegal(state, 0, "bid") == "str is not a Detroit-Cleveland action"
     with pytest.raises(IllegalActionError, match=r"not a legal action|not a Detroit"):
-        apply(GAME, state, 0, _Stray())  # type: ignore[arg-type]
+        apply(GAME, state, 0, _Stray())  # type: ignore[arg-type]  # not an action, on purpose
 
 
 def test_only_the_seat_to_act_may_act() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from racedeck.core.errors import IllegalActionError
 from racedeck.core.step import apply
-from racedeck.games.detroit_cleveland import data
+from racedeck.games.detroit_cleveland import data, running_the_race
 from racedeck.games.detroit_cleveland.actions import Bid, Decline, Play
 from racedeck.games.detroit_cleveland.events import (
     CarMoved,
@@ -22,6 +22,7 @@ from tests.games.detroit_cleveland.support import (
     options,
     play_card,
     race_state,
+    random_states,
     space,
 )
 
@@ -101,3 +102,31 @@ def test_identical_cards_are_offered_once() -> None:
     played, _ = act(state, 0, Play(card=white_fives[0]))
     assert played.card == white_fives[0]
     assert played.hands[0] == (white_fives[1], 39)
+
+
+def test_a_hand_is_shown_exactly_when_no_card_in_it_is_offered() -> None:
+    """The check that makes a seat show its hand agrees with the cards it is offered."""
+    seen = set()
+    for raw in ({"races": 1}, {"races": 1, "ten_counts_in_deck": True}):
+        for state in random_states(raw, 5, 8):
+            if state.phase != "race" or state.card >= 0:
+                continue
+            for seat in range(state.players):
+                offered = running_the_race.legal_plays(state, seat)
+                playable = any(isinstance(a, Play) for a in offered)
+                assert running_the_race.has_playable_card(state, seat) == playable
+                seen.add(playable)
+    assert True in seen
+    # Card #14 (O6 K4 W2 Y1) alone, its white move impossible: nothing to play.
+    boxed = race_state(OPTS, BOXED, {0: (14,), 1: (39,)}, finished=("blue", "red"))
+    assert not running_the_race.has_playable_card(boxed, 0)
+    assert running_the_race.legal_plays(boxed, 0) == ()
+
+
+def test_cards_that_do_the_same_share_one_entry() -> None:
+    same = running_the_race.CONTENT
+    white_fives = [n for n, moves in data.MOVES.items() if moves == ((data.WHITE, 5),)]
+    assert len({same[n] for n in white_fives}) == 1
+    assert len({same[n] for n in data.SWITCHES}) == len(data.SWITCHES)
+    assert running_the_race.PLAYS[white_fives[0]] == Play(card=white_fives[0])
+    assert running_the_race.PLAYS[data.BIDDING[0]] is None

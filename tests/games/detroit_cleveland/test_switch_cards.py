@@ -6,11 +6,18 @@ from racedeck.games.detroit_cleveland import data
 from racedeck.games.detroit_cleveland.actions import Play
 from racedeck.games.detroit_cleveland.options import track_of
 from racedeck.games.detroit_cleveland.state import Switch
+from racedeck.games.detroit_cleveland.switch_cards import (
+    IDENTITY,
+    colours_in_force,
+    still_in_force,
+    switch_mapping,
+)
 from tests.games.detroit_cleveland.support import (
     SPREAD,
     B,
     G,
     K,
+    O,
     R,
     Y,
     act,
@@ -55,3 +62,23 @@ def test_a_switch_works_when_only_one_colour_is_on_the_card() -> None:
     state = race_state(OPTS, SPREAD, {0: (39,), 1: (38,)}, switches=switch)
     state, made = play_card(state, 0, 39)
     assert [(e.car, e.steps) for e in made] == [(Y, 5)]
+
+
+def test_switches_apply_in_the_order_played_and_never_to_white() -> None:
+    y_to_k = Switch(a=K, b=Y, seat=0, until=4)
+    k_to_g = Switch(a=K, b=G, seat=1, until=5)
+    assert colours_in_force((y_to_k,))[:7] == (K, B, G, Y, R, O, data.WHITE)
+    # Yellow moves black; then black and green swap: yellow now moves green.
+    both = colours_in_force((y_to_k, k_to_g))
+    assert both == (G, B, K, Y, R, O, data.WHITE)
+    assert switch_mapping([(K, Y), (K, G)]) == both
+    assert colours_in_force(()) == IDENTITY
+
+
+def test_a_switch_stops_as_the_turn_it_names_ends() -> None:
+    early = Switch(a=K, b=Y, seat=0, until=2)
+    late = Switch(a=R, b=G, seat=1, until=3)
+    assert still_in_force((early, late), 1) == (early, late)
+    assert still_in_force((early, late), 2) == (late,)
+    assert still_in_force((early, late), 3) == ()
+    assert still_in_force((), 7) == ()

@@ -18,6 +18,7 @@ from racedeck.games.detroit_cleveland.render import render_track
 from racedeck.games.detroit_cleveland.rules import track_of
 from racedeck.games.detroit_cleveland.track import (
     FINISH,
+    FINISH_ID,
     Section,
     TrackData,
     build_track,
@@ -226,3 +227,23 @@ def test_a_log_on_a_built_in_track_records_its_hash() -> None:
     assert GAME.parse_options(msgspec.to_builtins(opts)) == opts
     with pytest.raises(OptionError, match="built-in track 'cleveland' has changed"):
         GAME.parse_options({"track": "cleveland", "track_hash": "0" * 32})
+
+
+def test_a_track_is_compiled_once_per_content(tmp_path: Path) -> None:
+    assert builtin_track("detroit") is builtin_track("detroit")
+    path = _user_track(tmp_path)
+    first = track_of(GAME.parse_options({"track": str(path)}))
+    again = track_of(GAME.parse_options({"track": str(path)}))
+    assert first is again
+    assert first != compile_track(decode_track(path.read_bytes(), "copy"), "copy")
+    assert hash(first) == hash(again)
+
+
+def test_space_ids_and_indexes_name_the_finish_line() -> None:
+    track = builtin_track("cleveland")
+    assert track.space_id(FINISH) == FINISH_ID == "finish"
+    assert track.space_index(FINISH_ID) == FINISH
+    for space in (0, 17, len(track.ids) - 1):
+        assert track.space_index(track.space_id(space)) == space
+    with pytest.raises(TypeError):
+        track.index["new"] = 1  # type: ignore[index]  # the point: the table is read-only
