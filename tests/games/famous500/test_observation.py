@@ -149,3 +149,43 @@ def test_where_cards_went_under_the_pit_deck_and_pit_points_are_public() -> None
             returns_seen += any(b >= 0 for b in by)
             points_seen += any(state.points)
     assert returns_seen > 20 and points_seen > 20
+
+
+def test_every_observation_field_holds_what_its_name_says() -> None:
+    """``observe`` builds the observation positionally (for speed): each field by name."""
+    for seed in range(10):
+        for state in _walk(seed):
+            for seat in (0, 1):
+                other = 1 - seat
+                seen = GAME.observe(state, seat)
+                assert (seen.seat, seen.phase, seen.setup) == (seat, state.phase, state.setup)
+                assert (seen.deals, seen.lap, seen.section) == (
+                    state.deals,
+                    state.lap,
+                    state.section,
+                )
+                assert seen.hand == state.hands[seat]
+                assert seen.laid == state.laid[seat] and seen.pitting == state.pits[seat]
+                assert seen.opponent_laid == (state.laid[other] != 0)
+                face_up = state.phase in ("pit_draw", "pit_return", "pit_repair")
+                if face_up:
+                    assert seen.pits == state.pits
+                    assert seen.revealed == tuple(
+                        0 if p else c for c, p in zip(state.laid, state.pits, strict=True)
+                    )
+                else:
+                    assert seen.revealed == (0, 0)
+                    assert seen.pits[seat] == state.pits[seat] and not seen.pits[other]
+                assert seen.cars[seat] == (state.cars[seat] if state.designed[seat] else None)
+                assert seen.hand_sizes == (len(state.hands[0]), len(state.hands[1]))
+                bit = 1 << seat
+                assert seen.pit_deck_known == tuple(
+                    c if m & bit else 0
+                    for c, m in zip(state.pit_deck, state.deck_known, strict=True)
+                )
+                assert seen.pit_deck_returned == tuple(m.bit_length() - 1 for m in state.deck_known)
+                assert seen.opponent_known == state.opponent_known[seat]
+                assert seen.opponent_maybe == state.opponent_maybe[seat]
+                assert (seen.discards, seen.history) == (state.discards, state.history)
+                assert (seen.pit_order, seen.trailing) == (state.pit_order, state.trailing)
+                assert (seen.winner, seen.points) == (state.winner, state.points)

@@ -43,7 +43,7 @@ NO_PIT_PRICE = 1.5
 INFEASIBLE = -1000.0
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)
 def typical_costs(setup: Setup) -> tuple[tuple[float, float, float], ...]:
     """Return, per kind of section, what an average card costs in each column."""
     n = len(setup.speeds)
@@ -59,7 +59,7 @@ def _worst(setup: Setup, kinds: Sequence[int], column: int) -> int:
     return max((max(cost[k][column] for cost in setup.costs) for k in set(kinds)), default=0)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1 << 14)
 def _sections_after(
     laps: int, sections: int, lap: int, section: int
 ) -> tuple[tuple[int, int], ...]:
@@ -83,7 +83,7 @@ def remaining_sections(obs: Famous500Observation) -> list[tuple[int, int]]:
 # What follows is computed once per track and position, not once per decision: these are
 # pure functions of the (frozen, hashable) set-up and the penny, and the search asks the
 # heuristic at every step of every playout.
-@functools.cache
+@functools.lru_cache(maxsize=1 << 14)
 def stint_needs(
     setup: Setup, lap: int, section: int, to_end: bool
 ) -> tuple[tuple[float, float, float], bool]:
@@ -110,7 +110,7 @@ def stint_needs(
     return (need[0], need[1], need[2]), pit_left
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)
 def car_design(setup: Setup) -> Design:
     """Return the design for the track's sections and pit stops.
 
@@ -136,7 +136,7 @@ def car_design(setup: Setup) -> Design:
     return Design(tires=cols[0], fuel=cols[1], engine=cols[2], speed=total - sum(cols))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1 << 14)
 def keep_values(
     setup: Setup, lap: int, section: int
 ) -> tuple[tuple[float, tuple[float, ...]], ...]:
@@ -154,6 +154,75 @@ def keep_values(
         avg = tuple(sum(setup.costs[i][k][c] for k in kinds) / len(kinds) for c in range(3))
         out.append((beats, avg))
     return tuple(out)
+
+
+Car = tuple[int, ...]
+"""A car sheet's current row: tires, fuel, engine, speed."""
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def prices(
+    setup: Setup, lap: int, section: int, car: Car
+) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    """Return each column's budget left over after need, and the price of a short point.
+
+    The need runs to the next pit section; a short point costs what buys it back there
+    (plus a little for the stop), or 1.5 Speed points with no pit stop left.
+    """
+    need, pit_left = stint_needs(setup, lap, section, False)
+    spare = (car[0] - need[0], car[1] - need[1], car[2] - need[2])
+    price = [(1.0 / setup.repair[c] + 0.3) if pit_left else NO_PIT_PRICE for c in range(3)]
+    return spare, (price[0], price[1], price[2])
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def repair_plan(
+    setup: Setup, lap: int, section: int, car: Car, to_end: bool = True
+) -> tuple[float, float, float]:
+    """Return the Speed points each column should get to last the rest of the race.
+
+    Unless ``to_end``, only up to the next pit section.
+    """
+    need, _ = stint_needs(setup, lap, section, to_end)
+    plan = [max(0.0, need[c] - car[c]) / setup.repair[c] for c in range(3)]
+    return plan[0], plan[1], plan[2]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def should_pit(setup: Setup, lap: int, section: int, car: Car) -> bool:
+    """Return True when the car should pit on this (dotted) section.
+
+    That is when its columns cannot reach the next pit section, or when repairing what the
+    rest of the race needs would take ``PIT_WHEN_SHORT`` Speed points or more.
+    """
+    if car[3] < 1:
+        return False
+    if sum(repair_plan(setup, lap, section, car, False)) > 0:
+        return True
+    return sum(repair_plan(setup, lap, section, car)) >= PIT_WHEN_SHORT
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def cost_worth(setup: Setup, lap: int, section: int, car: Car, card: int) -> tuple[bool, float]:
+    """Return whether racing ``card`` keeps the car above zero, and what its cost is worth.
+
+    For a card that would put the car below zero, the worth is the value of playing it:
+    ``INFEASIBLE`` less the cost that breaks the car.
+    """
+    cost = setup.cost(card, section)
+    spare, price = prices(setup, lap, section, car)
+    penalty = 0.0
+    for c in range(3):
+        if car[c] - cost[c] < 0:
+            return False, INFEASIBLE - cost[c]
+        short_before = max(0.0, -spare[c])
+        short_after = max(0.0, cost[c] - spare[c])
+        penalty += (short_after - short_before) * price[c]
+    return True, penalty
+
+
+def _card(action: Race | PitStop | ReturnCard | Discard) -> int:
+    return action.card
 
 
 class Famous500Heuristic(Bot):
@@ -187,23 +256,7 @@ class Famous500Heuristic(Bot):
         offered = design in design_set(setup.difficulty) if legal is every else design in legal
         return design if offered else legal[0]
 
-    # Prices ------------------------------------------------------------------------------
-    def _needs(
-        self, obs: Famous500Observation, to_end: bool
-    ) -> tuple[tuple[float, float, float], bool]:
-        """Return what the sections after this one should cost, and whether a pit is left."""
-        return stint_needs(obs.setup, obs.lap, obs.section, to_end)
-
-    def _prices(self, obs: Famous500Observation) -> tuple[list[float], list[float]]:
-        """Return each column's budget left over after need, and the price of a short point."""
-        setup = obs.setup
-        car = obs.cars[obs.seat]
-        assert car is not None
-        need, pit_left = self._needs(obs, to_end=False)
-        spare = [car[c] - need[c] for c in range(3)]
-        price = [(1.0 / setup.repair[c] + 0.3) if pit_left else NO_PIT_PRICE for c in range(3)]
-        return spare, price
-
+    # Sections ----------------------------------------------------------------------------
     def _card_odds(self, obs: Famous500Observation) -> list[tuple[int, float]]:
         """Return the opponent's possible cards with their chance of being played."""
         known = obs.opponent_known
@@ -221,71 +274,39 @@ class Famous500Heuristic(Bot):
             odds.extend([(c, share) for c in unknown])
         return odds
 
-    def _card_value(
-        self,
-        card: int,
-        cost: tuple[int, int, int],
-        car: tuple[int, ...],
-        odds: list[tuple[int, float]],
-        spare: list[float],
-        price: list[float],
-    ) -> float:
-        """Return 2 x the chance of winning with ``card`` minus what its ``cost`` is worth."""
-        penalty = 0.0
-        for c in range(3):
-            if car[c] - cost[c] < 0:
-                return INFEASIBLE - cost[c]
-            # max(0.0, x), spelled out: this runs at every step of every playout.
-            before = -spare[c]
-            short_before = before if before > 0.0 else 0.0
-            after = cost[c] - spare[c]
-            short_after = after if after > 0.0 else 0.0
-            penalty += (short_after - short_before) * price[c]
-        win = sum([p for c, p in odds if c < card])
-        return 2.0 * win - penalty
-
-    # Sections ----------------------------------------------------------------------------
     def _choose(self, obs: Famous500Observation, legal: Sequence[Action]) -> Action:
+        """Pit when short; else race the card worth most after its cost.
+
+        A card is worth 2 x its chance of winning, less its cost at the column prices.
+        """
         races = [a for a in legal if isinstance(a, Race)]
         pits = [a for a in legal if isinstance(a, PitStop)]
-        if pits and self._should_pit(obs):
-            return min(pits, key=lambda a: a.card)
-        spare, price = self._prices(obs)
-        odds = self._card_odds(obs)
-        setup = obs.setup
+        setup, lap, section = obs.setup, obs.lap, obs.section
         car = obs.cars[obs.seat]
         assert car is not None
-        row = setup.costs
-        kind = setup.kinds[obs.section]
-        index = setup.speeds.index
-        values = {
-            a.card: self._card_value(a.card, row[index(a.card)][kind], car, odds, spare, price)
-            for a in races
-        }
+        if pits and should_pit(setup, lap, section, car):
+            return min(pits, key=_card)
+        odds = self._card_odds(obs)
+        values = {}
+        for race in races:
+            card = race.card
+            feasible, worth = cost_worth(setup, lap, section, car, card)
+            if feasible:
+                win = sum([p for c, p in odds if c < card])
+                values[card] = 2.0 * win - worth
+            else:
+                values[card] = worth
         best = max(races, key=lambda a: (values[a.card], -a.card))
         if pits and values[best.card] <= INFEASIBLE:
-            return min(pits, key=lambda a: a.card)
+            return min(pits, key=_card)
         return best
 
-    def _repair_plan(self, obs: Famous500Observation, to_end: bool = True) -> list[float]:
-        """Return the Speed points each column should get to last the rest of the race."""
-        setup = obs.setup
-        car = obs.cars[obs.seat]
-        assert car is not None
-        need, _ = self._needs(obs, to_end=to_end)
-        return [max(0.0, need[c] - car[c]) / setup.repair[c] for c in range(3)]
-
-    def _should_pit(self, obs: Famous500Observation) -> bool:
-        car = obs.cars[obs.seat]
-        assert car is not None
-        if car[3] < 1:
-            return False
-        if sum(self._repair_plan(obs, to_end=False)) > 0:
-            return True
-        return sum(self._repair_plan(obs)) >= PIT_WHEN_SHORT
-
+    # Pit stops and between laps -----------------------------------------------------------
     def _repair(self, obs: Famous500Observation, legal: Sequence[Action]) -> Action:
-        plan = self._repair_plan(obs)
+        """Repair the column most in need, one Speed point at a time, then leave."""
+        car = obs.cars[obs.seat]
+        assert car is not None
+        plan = repair_plan(obs.setup, obs.lap, obs.section, car)
         column = max(range(3), key=lambda c: plan[c])
         if plan[column] > 0.34:
             repair = Repair(column=column)
@@ -302,8 +323,8 @@ class Famous500Heuristic(Bot):
         setup = obs.setup
         car = obs.cars[obs.seat]
         if car is None:
-            return min(choices, key=lambda a: a.card)
-        spare, price = self._prices(obs)
+            return min(choices, key=_card)
+        spare, price = prices(setup, obs.lap, obs.section, car)
         table = keep_values(setup, obs.lap, obs.section)
         index = setup.speeds.index
 
