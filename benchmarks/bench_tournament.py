@@ -19,8 +19,9 @@ from pathlib import Path
 
 from benchmarks.harness import Benchmark
 from racedeck.plugins import load_registry
-from racedeck.tournament.executors import Executor, LocalExecutor, RayExecutor
+from racedeck.tournament.executors import Executor, LocalExecutor
 from racedeck.tournament.plan import plan_tournament
+from racedeck.tournament.ray_executor import RayExecutor
 from racedeck.tournament.run import play
 from racedeck.tournament.store import Store
 

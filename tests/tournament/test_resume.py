@@ -82,7 +82,7 @@ def test_kill_9_in_the_middle_then_resume_loses_and_repeats_no_match(
     with Store.open(db) as store:
         spec = store.spec
     sample = sorted(replayed)[:20] + [row[0] for row in before[:5]]
-    expected = {r.index: r for r in run_batch(spec, sample)}
+    expected = {m.record.index: m.record for m in run_batch(spec, sample)}
     with Store.open(db) as store:
         by_index = {r.index: r for r in store.records() if r.index in expected}
     assert by_index == expected, "a resumed match is the match the schedule says"

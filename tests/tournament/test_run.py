@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import signal
@@ -19,37 +20,49 @@ from tests.tournament.conftest import PLUGINS, rows, rows_or_none, run_cli
 SMALL = ["tournament", "lacorsa", "--bot", "heuristic", "--bot", "random", "-o", "races=1"]
 
 
-def test_results_are_identical_whatever_the_executor_and_the_workers(
+IDENTICAL = [
+    *SMALL,
+    "--players",
+    "3",
+    "--format",
+    "duplicate",
+    "--matches",
+    "24",
+    "--seed",
+    "5",
+    "--json",
+]
+
+
+def _run_standings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, extra: list[str]
+) -> dict[str, object]:
+    code, out, err = run_cli([*IDENTICAL, *extra, "--db", str(tmp_path / f"{name}.sqlite")], capsys)
+    assert code == 0, err
+    last: dict[str, object] = json.loads(out.splitlines()[-1])
+    del last["db"]
+    return last
+
+
+def test_results_are_identical_whatever_the_number_of_workers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args = [
-        *SMALL,
-        "--players",
-        "3",
-        "--format",
-        "duplicate",
-        "--matches",
-        "24",
-        "--seed",
-        "5",
-        "--json",
-    ]
-    standings = []
-    for name, extra in [
-        ("one", ["--workers", "1"]),
-        ("two", ["--workers", "2"]),
-        ("ray", ["--executor", "ray", "--workers", "2"]),
-    ]:
-        code, out, err = run_cli([*args, *extra, "--db", str(tmp_path / f"{name}.sqlite")], capsys)
-        assert code == 0, err
-        last = json.loads(out.splitlines()[-1])
-        del last["db"]
-        standings.append(last)
+    one = _run_standings(tmp_path, capsys, "one", ["--workers", "1"])
+    two = _run_standings(tmp_path, capsys, "two", ["--workers", "2"])
     reference = rows(tmp_path / "one.sqlite")
     assert len(reference) == 24
     assert rows(tmp_path / "two.sqlite") == reference
-    assert rows(tmp_path / "ray.sqlite") == reference
-    assert standings[0] == standings[1] == standings[2]
+    assert one == two
+
+
+def test_a_local_ray_instance_plays_the_same_tournament(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("ray")
+    local = _run_standings(tmp_path, capsys, "local", ["--workers", "2"])
+    on_ray = _run_standings(tmp_path, capsys, "ray", ["--executor", "ray", "--workers", "2"])
+    assert rows(tmp_path / "ray.sqlite") == rows(tmp_path / "local.sqlite")
+    assert on_ray == local
 
 
 def test_json_prints_one_line_per_match_then_the_standings(
@@ -278,21 +291,50 @@ def test_a_bot_that_kills_its_worker_costs_its_match_only(
             assert m["status"] == "ok"
 
 
-def test_kept_logs_are_the_same_bytes_with_any_workers_and_replay_verified(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(("compression", "suffix"), [("gzip", ".jsonl.gz"), ("none", ".jsonl")])
+def test_kept_logs_come_home_the_same_bytes_with_any_workers_and_replay_verified(
+    compression: str, suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for workers in ("1", "2"):
         db = tmp_path / f"w{workers}.sqlite"
         code, _out, err = run_cli(
-            [*SMALL, "--matches", "6", "--workers", workers, "--keep-logs", "all", "--db", str(db)],
+            [
+                *SMALL,
+                "--matches",
+                "6",
+                "--workers",
+                workers,
+                "--keep-logs",
+                "all",
+                "--log-compression",
+                compression,
+                "--db",
+                str(db),
+            ],
             capsys,
         )
         assert code == 0, err
-    one = sorted((tmp_path / "w1-logs").glob("match-*.jsonl"))
-    two = sorted((tmp_path / "w2-logs").glob("match-*.jsonl"))
-    assert [p.name for p in one] == [f"match-{i:07d}.jsonl" for i in range(6)]
+    one = sorted((tmp_path / "w1-logs").glob("match-*"))
+    two = sorted((tmp_path / "w2-logs").glob("match-*"))
+    assert [p.name for p in one] == [f"match-{i:07d}{suffix}" for i in range(6)]
     assert [p.read_bytes() for p in one] == [p.read_bytes() for p in two]
     assert [row[-1] for row in rows(tmp_path / "w1.sqlite")] == [str(p) for p in one]
     code, out, err = run_cli(["replay", str(one[3]), "--verify"], capsys)
     assert code == 0, err
     assert "verified" in out
+
+
+def test_a_compressed_kept_log_holds_the_bytes_of_the_plain_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = {}
+    for compression in ("gzip", "none"):
+        db = tmp_path / f"{compression}.sqlite"
+        args = [*SMALL, "--matches", "3", "--workers", "1", "--keep-logs", "all"]
+        code, _out, err = run_cli(
+            [*args, "--log-compression", compression, "--db", str(db)], capsys
+        )
+        assert code == 0, err
+        kept[compression] = sorted((tmp_path / f"{compression}-logs").glob("match-*"))
+    packed = [gzip.decompress(p.read_bytes()) for p in kept["gzip"]]
+    assert packed == [p.read_bytes() for p in kept["none"]]

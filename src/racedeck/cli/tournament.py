@@ -16,10 +16,15 @@ from typer.core import TyperGroup
 
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
 from racedeck.core.errors import RacedeckError, UsageError
-from racedeck.tournament.executors import Executor, make_executor
+from racedeck.tournament.executors import Executor
 from racedeck.tournament.gate import BETTER, NOT_BETTER, UNDECIDED, Sprt, run_gate
 from racedeck.tournament.page import write_page
-from racedeck.tournament.plan import default_db_path, plan_tournament, with_log_dir
+from racedeck.tournament.plan import (
+    default_db_path,
+    make_executor,
+    plan_tournament,
+    with_log_dir,
+)
 from racedeck.tournament.progress import ProgressBar
 from racedeck.tournament.record import MatchRecord
 from racedeck.tournament.report import standings_json, standings_table
@@ -157,6 +162,13 @@ def run_command(
     keep_logs: Annotated[
         str, typer.Option("--keep-logs", help="Match logs to keep: none, all or failures.")
     ] = "none",
+    log_compression: Annotated[
+        str,
+        typer.Option(
+            "--log-compression",
+            help="How kept logs are stored: gzip (match-N.jsonl.gz) or none (match-N.jsonl).",
+        ),
+    ] = "gzip",
     fault_policy: Annotated[
         str, typer.Option(help="What a bot's crash or illegal action costs: forfeit or substitute.")
     ] = "forfeit",
@@ -178,11 +190,12 @@ def run_command(
         fault_policy=fault_policy,
         time_limit=time_limit,
         keep_logs=keep_logs,
+        log_compression=log_compression,
         plugins_dir=plugins_dir,
     )
     path = db or default_db_path(spec)
     spec = with_log_dir(spec, path)
-    running = make_executor(executor, workers, ray_address)
+    running = make_executor(executor, workers, ray_address, spec.plugins_dir)
     try:
         store = _open_or_create(path, spec, json)
     except BaseException:
@@ -219,7 +232,10 @@ def resume_command(
     json: JsonFlag = False,
 ) -> None:
     """Play the matches a stopped tournament is missing, then print the standings."""
-    with Store.open(db) as store, make_executor(executor, workers, ray_address) as running:
+    with (
+        Store.open(db) as store,
+        make_executor(executor, workers, ray_address, store.spec.plugins_dir) as running,
+    ):
         _play_store(store, running, json)
 
 
@@ -305,7 +321,7 @@ def gate_command(
     )
     if spec.matches < 2:
         raise UsageError("--max-matches must be at least 2 (one deal)")
-    with make_executor(executor, workers, ray_address) as running:
+    with make_executor(executor, workers, ray_address, spec.plugins_dir) as running:
         result = run_gate(
             spec, running, sprt, (lambda r: emit_json(_match_line(r))) if json else None
         )

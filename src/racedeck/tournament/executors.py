@@ -1,16 +1,19 @@
 """Executors: where batches of matches run. Local processes by default, Ray on demand.
 
 An executor takes an iterator of batches (lists of match indices) and yields each batch's
-records as it finishes, in whatever order the workers finish them. Results never depend on
-that order: records carry their index, and everything computed from them is computed in
-index order. Only a bounded number of batches is in flight at once, so memory stays flat
-however long the schedule is; closing the iterator early (the gate does) cancels the rest.
+played matches as it finishes, in whatever order the workers finish them. Results never
+depend on that order: records carry their index, and everything computed from them is
+computed in index order. Only a bounded number of batches is in flight at once, so memory
+stays flat however long the schedule is; closing the iterator early (the gate does)
+cancels the rest. Given a ``tick``, an executor also yields an empty list whenever that
+many seconds pass with nothing finished, so that its caller can commit what it holds.
+
+The Ray executor is in ``racedeck.tournament.ray_executor``.
 """
 
 from __future__ import annotations
 
 import abc
-import importlib
 import multiprocessing
 import os
 import signal
@@ -18,24 +21,15 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
 
-from racedeck.core.errors import UsageError
-from racedeck.tournament.record import MatchRecord
+from racedeck.tournament.record import PlayedMatch
 from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.worker import died_record, run_batch
-
-EXECUTORS: tuple[str, ...] = ("local", "ray")
 
 Batch = list[int]
 
 DEFAULT_MAX_BATCH = 64
 """The most matches one task of a local process pool plays."""
-RAY_MAX_BATCH = 256
-"""The most matches one Ray task plays: a Ray task costs more to ship than a pool's."""
-
-LOCAL_OBJECT_STORE = 256 * 1024**2
-"""Bytes of object store a local Ray instance reserves: batches and records are small."""
 
 
 def default_workers() -> int:
@@ -54,8 +48,10 @@ class Executor(abc.ABC):
     """The most matches one task should play."""
 
     @abc.abstractmethod
-    def run(self, spec: TournamentSpec, batches: Iterable[Batch]) -> Iterator[list[MatchRecord]]:
-        """Yield the records of each batch as it finishes."""
+    def run(
+        self, spec: TournamentSpec, batches: Iterable[Batch], tick: float | None = None
+    ) -> Iterator[list[PlayedMatch]]:
+        """Yield the played matches of each batch as it finishes (``[]`` after an idle tick)."""
 
     def close(self) -> None:  # noqa: B027 - most executors have nothing to release
         """Release the workers."""
@@ -72,8 +68,10 @@ class InlineExecutor(Executor):
 
     workers = 1
 
-    def run(self, spec: TournamentSpec, batches: Iterable[Batch]) -> Iterator[list[MatchRecord]]:
-        """Yield each match's record as soon as it is played here: nothing is in flight."""
+    def run(
+        self, spec: TournamentSpec, batches: Iterable[Batch], tick: float | None = None
+    ) -> Iterator[list[PlayedMatch]]:
+        """Yield each match as soon as it is played here: nothing is in flight."""
         for batch in batches:
             for index in batch:
                 yield run_batch(spec, [index])
@@ -106,10 +104,12 @@ class LocalExecutor(Executor):
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._pool = self._start()
 
-    def run(self, spec: TournamentSpec, batches: Iterable[Batch]) -> Iterator[list[MatchRecord]]:
-        """Yield the records of each batch as a worker finishes it."""
+    def run(
+        self, spec: TournamentSpec, batches: Iterable[Batch], tick: float | None = None
+    ) -> Iterator[list[PlayedMatch]]:
+        """Yield the played matches of each batch as a worker finishes it."""
         source = iter(batches)
-        pending: dict[Future[list[MatchRecord]], Batch] = {}
+        pending: dict[Future[list[PlayedMatch]], Batch] = {}
         suspects: deque[int] = deque()
         try:
             while True:
@@ -123,7 +123,10 @@ class LocalExecutor(Executor):
                     pending[self._pool.submit(run_batch, spec, batch)] = batch
                 if not pending:
                     return
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                done, _ = wait(pending, timeout=tick, return_when=FIRST_COMPLETED)
+                if not done:
+                    yield []
+                    continue
                 broken = False
                 for future in done:
                     batch = pending.pop(future)
@@ -142,13 +145,13 @@ class LocalExecutor(Executor):
             for future in pending:
                 future.cancel()
 
-    def _isolated(self, spec: TournamentSpec, index: int) -> list[MatchRecord]:
+    def _isolated(self, spec: TournamentSpec, index: int) -> list[PlayedMatch]:
         """Play one match alone on the pool; if its worker dies, record that instead."""
         try:
             return self._pool.submit(run_batch, spec, [index]).result()
         except BrokenProcessPool:
             self._restart()
-            return [died_record(spec, index)]
+            return [PlayedMatch(died_record(spec, index))]
 
     def close(self) -> None:
         """Stop the worker processes."""
@@ -158,74 +161,3 @@ class LocalExecutor(Executor):
 def _ignore_interrupts() -> None:
     """Leave Ctrl-C to the parent, which stops the pool and tells how to resume."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-class RayExecutor(Executor):
-    """Runs batches as Ray tasks, on a local Ray instance or a cluster at ``address``.
-
-    Without an address it starts a local instance limited to ``workers`` CPUs and stops it
-    on close; with one it joins that cluster, whose nodes must have racedeck (and any
-    plugins the tournament uses) installed.
-    """
-
-    max_batch = RAY_MAX_BATCH
-
-    def __init__(self, workers: int | None, address: str | None = None) -> None:
-        try:
-            ray: Any = importlib.import_module("ray")
-        except ImportError:
-            raise UsageError("--executor ray needs Ray: pip install 'racedeck[ray]'") from None
-        self._ray = ray
-        self._started = False
-        if not ray.is_initialized():
-            ray.init(
-                address=address,
-                num_cpus=None if address else (workers or default_workers()),
-                include_dashboard=False,
-                object_store_memory=None if address else LOCAL_OBJECT_STORE,
-                log_to_driver=False,
-                configure_logging=False,
-            )
-            self._started = True
-        self.workers = workers or int(ray.cluster_resources().get("CPU", 1))
-        self._task = ray.remote(run_batch)
-
-    def run(self, spec: TournamentSpec, batches: Iterable[Batch]) -> Iterator[list[MatchRecord]]:
-        """Yield the records of each batch as a Ray task finishes it."""
-        ray = self._ray
-        source = iter(batches)
-        spec_ref = ray.put(spec)
-        pending: list[Any] = []
-        try:
-            for batch in source:
-                pending.append(self._task.remote(spec_ref, batch))
-                if len(pending) >= 2 * self.workers:
-                    break
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
-                batch = next(source, [])
-                if batch:
-                    pending.append(self._task.remote(spec_ref, batch))
-                yield ray.get(done[0])
-        finally:
-            for ref in pending:
-                ray.cancel(ref)
-
-    def close(self) -> None:
-        """Stop the local Ray instance this executor started."""
-        if self._started:
-            self._ray.shutdown()
-            self._started = False
-
-
-def make_executor(kind: str, workers: int | None, address: str | None = None) -> Executor:
-    """Return the executor ``kind`` names with ``workers`` workers (CPU count by default)."""
-    if kind not in EXECUTORS:
-        raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got {kind!r}")
-    if workers is not None and workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {workers}")
-    if address is not None and kind != "ray":
-        raise UsageError("--ray-address needs --executor ray")
-    if kind == "ray":
-        return RayExecutor(workers, address)
-    return LocalExecutor(workers or default_workers())

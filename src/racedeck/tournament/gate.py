@@ -150,9 +150,9 @@ def run_gate(
     decision = UNDECIDED
     results = executor.run(spec, _batches(limit))
     try:
-        for records in results:
-            for record in records:
-                waiting[record.index] = record
+        for played in results:
+            for match in played:
+                waiting[match.record.index] = match.record
             while judged in waiting and judged + 1 in waiting:
                 pair = (waiting.pop(judged), waiting.pop(judged + 1))
                 judged += 2

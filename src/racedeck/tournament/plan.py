@@ -1,4 +1,4 @@
-"""Turning names from the command line into a checked tournament spec and its database."""
+"""Turning names from the command line into a checked spec, its database and its executor."""
 
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ from racedeck.core.errors import UsageError
 from racedeck.core.hashing import digest
 from racedeck.core.runner import FAULT_POLICIES
 from racedeck.plugins import Registry
+from racedeck.tournament.executors import Executor, LocalExecutor, default_workers
 from racedeck.tournament.schedule import Schedule
 from racedeck.tournament.spec import TournamentSpec, encode_spec
+
+EXECUTORS: tuple[str, ...] = ("local", "ray")
 
 DEFAULT_DB_DIR = Path("logs")
 DEFAULT_MATCHES = 100
@@ -33,14 +36,18 @@ def plan_tournament(
     fault_policy: str = "forfeit",
     time_limit: float | None = None,
     keep_logs: str = "none",
+    log_compression: str = "gzip",
     plugins_dir: Path | None = None,
     entry_points: bool = True,
 ) -> TournamentSpec:
-    """Check every name and number and return the tournament's spec (without a log folder)."""
+    """Check every name and number and return the tournament's spec (without a log folder).
+
+    The spec records the versions of the game and the bots as this registry has them, so
+    that every worker (every node of a cluster) can check it plays the same.
+    """
     game = registry.game(game_name)
     parsed = game.parse_options(options or {})
-    for name in bots:
-        registry.bot(name, game.name)
+    versions = {name: registry.bot(name, game.name).version for name in bots}
     if fault_policy not in FAULT_POLICIES:
         raise UsageError(
             f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}, got {fault_policy!r}"
@@ -63,6 +70,10 @@ def plan_tournament(
         keep_logs=keep_logs,
         plugins_dir=str(plugins_dir.resolve()) if plugins_dir is not None else None,
         entry_points=entry_points,
+        # How logs are stored only matters when some are kept.
+        log_compression=log_compression if keep_logs != "none" else "none",
+        rules_version=game.rules_version,
+        bot_versions=versions,
     )
     spec.check()
     if matches is None:
@@ -87,3 +98,23 @@ def with_log_dir(spec: TournamentSpec, db_path: Path) -> TournamentSpec:
 
 def _replace(spec: TournamentSpec, **changes: Any) -> TournamentSpec:
     return msgspec.structs.replace(spec, **changes)
+
+
+def make_executor(
+    kind: str, workers: int | None, address: str | None = None, plugins_dir: str | None = None
+) -> Executor:
+    """Return the executor ``kind`` names with ``workers`` workers (CPU count by default).
+
+    ``plugins_dir`` is the tournament's ``--plugins-dir``: Ray ships it to its nodes.
+    """
+    if kind not in EXECUTORS:
+        raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got {kind!r}")
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {workers}")
+    if address is not None and kind != "ray":
+        raise UsageError("--ray-address needs --executor ray")
+    if kind == "ray":
+        from racedeck.tournament.ray_executor import RayExecutor  # only with the extra
+
+        return RayExecutor(workers, address, plugins_dir)
+    return LocalExecutor(workers or default_workers())

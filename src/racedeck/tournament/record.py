@@ -43,3 +43,15 @@ class MatchRecord(msgspec.Struct, frozen=True, kw_only=True):
     def failed(self) -> bool:
         """True when a bot faulted or the match could not be played."""
         return self.status != OK or bool(self.faults)
+
+
+class PlayedMatch(msgspec.Struct, frozen=True):
+    """A match as a worker hands it back: its record and, when it is kept, its log.
+
+    ``log`` is the whole log compressed with gzip (empty when the log is not kept): logs
+    travel back with their records and the driver writes them where the user asked, so
+    they end up beside the database whichever machine played the match.
+    """
+
+    record: MatchRecord
+    log: bytes = b""

@@ -1,15 +1,34 @@
-"""Running a tournament: stream the missing matches through an executor into the store."""
+"""Running a tournament: stream the missing matches through an executor into the store.
+
+Finished matches are committed in batches: one transaction for everything that came back
+in the last ``COMMIT_INTERVAL`` seconds (or ``COMMIT_ROWS`` matches, whichever is first),
+so the store keeps up with a cluster while no finished match waits long for its row. The
+executor ticks while nothing comes back, so a match is never held past the interval by
+a slow batch elsewhere. A kept log is written (and synced) before the row that names it
+is committed, and the ``on_record`` callback (``--json`` prints a line) runs after the
+commit: a match that was reported is a match that is saved.
+"""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from pathlib import Path
 
 from racedeck.tournament.executors import DEFAULT_MAX_BATCH, Batch, Executor
-from racedeck.tournament.record import MatchRecord
+from racedeck.tournament.logs import LogKeeper
+from racedeck.tournament.record import MatchRecord, PlayedMatch
 from racedeck.tournament.store import Store
 
 MIN_BATCH = 4
 """The fewest matches one task plays (except the very last): keeps shipping cheap."""
+
+COMMIT_INTERVAL = 0.1
+"""The longest a finished match waits, in seconds, for the transaction that records it."""
+
+COMMIT_ROWS = 2048
+"""The most rows one transaction writes."""
 
 
 def batches(
@@ -33,6 +52,65 @@ def batches(
             first = last
 
 
+class Recorder:
+    """Holds finished matches until their batch is committed; writes their kept logs."""
+
+    def __init__(
+        self,
+        store: Store,
+        on_record: Callable[[MatchRecord], None] | None = None,
+        interval: float = COMMIT_INTERVAL,
+        rows: int = COMMIT_ROWS,
+    ) -> None:
+        self.store = store
+        self.recorded = 0
+        """Matches committed so far."""
+        self._on_record = on_record
+        self._interval = interval
+        self._rows = rows
+        self._logs = LogKeeper(store.spec)
+        self._pending: list[tuple[MatchRecord, Future[Path] | None]] = []
+        self._oldest = 0.0
+
+    def add(self, played: list[PlayedMatch]) -> None:
+        """Take the matches of a finished batch (none after an idle tick); commit if due."""
+        now = time.monotonic()
+        if played:
+            if not self._pending:
+                self._oldest = now
+            self._pending.extend(self._logs.keep(match) for match in played)
+        if self._pending and (
+            len(self._pending) >= self._rows or now - self._oldest >= self._interval
+        ):
+            self.commit()
+
+    def commit(self) -> None:
+        """Write the held matches in one transaction, once their logs are on disk."""
+        pending, self._pending = self._pending, []
+        if not pending:
+            return
+        for _record, written in pending:
+            if written is not None:
+                written.result()
+        records = [record for record, _written in pending]
+        try:
+            self.store.add_many(records)
+        except KeyboardInterrupt:  # the transaction was rolled back: keep them for close()
+            self._pending = pending + self._pending
+            raise
+        self.recorded += len(records)
+        if self._on_record is not None:
+            for record in records:
+                self._on_record(record)
+
+    def close(self) -> None:
+        """Commit what is held and finish writing logs."""
+        try:
+            self.commit()
+        finally:
+            self._logs.close()
+
+
 def play(
     store: Store,
     executor: Executor,
@@ -40,15 +118,16 @@ def play(
 ) -> int:
     """Play every match of the store's tournament that has no record yet; return how many.
 
-    Each record is written in its own transaction as its batch comes back, so whatever
-    stops the run, every match is either recorded whole or played again by ``resume``.
+    Whatever stops the run (Ctrl-C included), the matches finished by then are committed;
+    after a ``kill -9`` the uncommitted ones (a tenth of a second's worth) are simply
+    missing, and ``resume`` plays them again.
     """
     ranges = list(store.missing())
-    played = 0
-    for records in executor.run(store.spec, batches(ranges, executor.workers, executor.max_batch)):
-        for record in records:
-            store.add(record)
-            played += 1
-            if on_record is not None:
-                on_record(record)
-    return played
+    recorder = Recorder(store, on_record)
+    work = batches(ranges, executor.workers, executor.max_batch)
+    try:
+        for played in executor.run(store.spec, work, tick=COMMIT_INTERVAL / 2):
+            recorder.add(played)
+    finally:
+        recorder.close()
+    return recorder.recorded

@@ -14,6 +14,9 @@ FORMATS: tuple[str, ...] = ("round-robin", "duplicate", "gauntlet", "gate")
 KEEP_LOGS: tuple[str, ...] = ("none", "all", "failures")
 """Which match logs a tournament keeps on disk."""
 
+LOG_COMPRESSIONS: tuple[str, ...] = ("gzip", "none")
+"""How kept logs are stored: ``match-N.jsonl.gz``, or plain ``match-N.jsonl``."""
+
 
 class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
     """Everything that determines a tournament's matches and where their logs go.
@@ -24,6 +27,10 @@ class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
     worker how to load the same registry as the command that started the tournament.
     ``time_limit`` is the seconds a bot may take per decision (``None``: no limit); a match
     in which a bot overruns it is decided by the clock and so is not reproducible.
+    ``log_compression`` says how kept logs are stored. ``rules_version`` and
+    ``bot_versions`` are the versions the game and each bot had when the tournament was
+    planned: every worker checks that it loads the same before it plays (empty in
+    databases written before they were recorded, which then check nothing).
     """
 
     game: str
@@ -39,6 +46,9 @@ class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
     log_dir: str = ""
     plugins_dir: str | None = None
     entry_points: bool = True
+    log_compression: str = "none"
+    rules_version: str = ""
+    bot_versions: dict[str, str] = msgspec.field(default_factory=dict)
 
     def check(self) -> None:
         """Raise ``UsageError`` when the fields do not make a tournament."""
@@ -49,6 +59,11 @@ class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
         if self.keep_logs not in KEEP_LOGS:
             raise UsageError(
                 f"--keep-logs must be one of {', '.join(KEEP_LOGS)}, got {self.keep_logs!r}"
+            )
+        if self.log_compression not in LOG_COMPRESSIONS:
+            raise UsageError(
+                f"--log-compression must be one of {', '.join(LOG_COMPRESSIONS)},"
+                f" got {self.log_compression!r}"
             )
         if len(self.bots) < 2 and self.format != "gate":
             raise UsageError("a tournament needs at least two --bot")

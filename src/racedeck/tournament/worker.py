@@ -1,28 +1,34 @@
 """Plays a batch of scheduled matches: the unit of work every executor ships to a worker.
 
-A worker loads the registry the spec names (once per process), computes each match from
-the schedule and its index, and returns small records; logs, when kept, are written by the
-worker itself under the tournament's log folder.
+A worker loads the registry the spec names (once per process), checks that the game and
+every bot load at the versions the tournament recorded, computes each match from the
+schedule and its index, and returns small records. A kept log is compressed and returned
+with its record; the worker writes nothing to disk, so it may run on any machine.
 """
 
 from __future__ import annotations
 
 import io
+import socket
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
-from racedeck.core.files import write_atomically
+from racedeck.core.errors import PluginError, RacedeckError
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
 from racedeck.plugins import Registry, load_registry
-from racedeck.tournament.record import ERROR, FORFEIT, OK, MatchRecord
+from racedeck.tournament.logs import pack_log
+from racedeck.tournament.record import ERROR, FORFEIT, OK, MatchRecord, PlayedMatch
 from racedeck.tournament.schedule import Schedule, ScheduledMatch
 from racedeck.tournament.spec import TournamentSpec
 
 _registries: dict[tuple[str | None, bool], Registry] = {}
+_checked: set[tuple[object, ...]] = set()
+
+
+class VersionMismatch(PluginError):
+    """A worker loads the game or a bot at another version than the tournament recorded."""
 
 
 def registry_for(spec: TournamentSpec) -> Registry:
@@ -34,13 +40,65 @@ def registry_for(spec: TournamentSpec) -> Registry:
     return _registries[key]
 
 
-def log_path(spec: TournamentSpec, index: int) -> Path:
-    """Return where the log of match ``index`` is kept."""
-    return Path(spec.log_dir) / f"match-{index:07d}.jsonl"
+def loaded_versions(spec: TournamentSpec) -> dict[str, str]:
+    """Return the version at which this process loads the spec's game and each of its bots.
+
+    The game is under its own name prefixed ``game:``; a bot that does not load is given
+    the reason instead, prefixed ``error:``.
+    """
+    registry = registry_for(spec)
+    game = registry.game(spec.game)
+    versions = {f"game:{game.name}": game.rules_version}
+    for name in dict.fromkeys(spec.bots):
+        try:
+            versions[name] = registry.bot(name, game.name).version
+        except RacedeckError as exc:
+            versions[name] = f"error:{exc}"
+    return versions
 
 
-def run_batch(spec: TournamentSpec, indices: Sequence[int]) -> list[MatchRecord]:
-    """Play the matches with these indices and return their records, in the same order."""
+def version_problem(spec: TournamentSpec, versions: dict[str, str]) -> str | None:
+    """Say what differs between the versions loaded here and those the spec recorded."""
+    if spec.rules_version and versions.get(f"game:{spec.game}") != spec.rules_version:
+        found = versions.get(f"game:{spec.game}")
+        return (
+            f"game {spec.game!r} has rules version {found}, the tournament recorded"
+            f" {spec.rules_version}"
+        )
+    for name, recorded in spec.bot_versions.items():
+        found = versions.get(name, "error:not registered")
+        if found.startswith("error:"):
+            return f"bot {name!r} does not load: {found.removeprefix('error:')}"
+        if found != recorded:
+            return (
+                f"bot {name!r} loads at version {found}, the tournament recorded version {recorded}"
+            )
+    return None
+
+
+def check_versions(spec: TournamentSpec) -> None:
+    """Raise ``VersionMismatch`` naming this machine unless it loads what the spec recorded.
+
+    Checked once per process and tournament, before its first match here.
+    """
+    key = (
+        spec.plugins_dir,
+        spec.entry_points,
+        spec.game,
+        spec.rules_version,
+        tuple(sorted(spec.bot_versions.items())),
+    )
+    if key in _checked:
+        return
+    problem = version_problem(spec, loaded_versions(spec))
+    if problem is not None:
+        raise VersionMismatch(f"on {socket.gethostname()}: {problem}")
+    _checked.add(key)
+
+
+def run_batch(spec: TournamentSpec, indices: Sequence[int]) -> list[PlayedMatch]:
+    """Play the matches with these indices and return them, in the same order."""
+    check_versions(spec)
     registry = registry_for(spec)
     game = registry.game(spec.game)
     options = game.parse_options(spec.options)
@@ -63,7 +121,7 @@ def died_record(spec: TournamentSpec, index: int) -> MatchRecord:
 
 def _play(
     spec: TournamentSpec, registry: Registry, game: Any, options: Any, planned: ScheduledMatch
-) -> MatchRecord:
+) -> PlayedMatch:
     keep = spec.keep_logs != "none"
     buffer = io.BytesIO() if keep else None
     try:
@@ -102,9 +160,6 @@ def _play(
             reason=forfeit.reason if forfeit is not None else "",
             faults=tuple(f"seat {f.seat} ({f.bot}): {f.reason}" for f in outcome.faults),
         )
-    if buffer is not None and (spec.keep_logs == "all" or record.failed):
-        path = log_path(spec, planned.index)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, buffer.getvalue())
-        record = msgspec.structs.replace(record, log=str(path))
-    return record
+    if buffer is not None and buffer.tell() and (spec.keep_logs == "all" or record.failed):
+        return PlayedMatch(record, pack_log(buffer.getvalue()))
+    return PlayedMatch(record)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.model import Action, Observation
@@ -41,6 +42,17 @@ class Exiter(Bot):
         os._exit(3)
 
 
+class Where(Bot):
+    """Forfeits at once, saying which folder its plugin file was loaded from."""
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        raise RuntimeError(f"loaded from {Path(__file__).parent}")
+
+
+SKEW = "RACEDECK_TEST_SKEW"
+"""Set on one node of the test cluster, where the ``skewed`` bot then has another version."""
+
+
 def _broken() -> Bot:
     raise RuntimeError("cannot start")
 
@@ -52,3 +64,12 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
     register(BotSpec(name="slow", factory=Slow, description="sleeps before each move"))
     register(BotSpec(name="exiter", factory=Exiter, description="kills its process"))
     register(BotSpec(name="broken", factory=_broken, description="cannot be built"))
+    register(BotSpec(name="where", factory=Where, description="tells where it was loaded from"))
+    register(
+        BotSpec(
+            name="skewed",
+            factory=Crasher,
+            description="its version depends on the machine",
+            version=os.environ.get(SKEW, "1"),
+        )
+    )
