@@ -27,13 +27,13 @@ def benchmarks() -> list[Benchmark]:
             "detroit-cleveland: 6-player races with auction, random, no logs",
             "races",
             _runs.matches,
-            200,
+            800,
         ),
         Benchmark(
             "detroit-cleveland: same on Cleveland",
             "races",
             lambda: _runs.matches({"races": 1, "track": "cleveland"}),
-            200,
+            800,
         ),
         Benchmark(
             "detroit-cleveland: decisions, random bots, no logs", "decisions", _runs.decisions

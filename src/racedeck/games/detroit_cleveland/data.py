@@ -37,8 +37,8 @@ class CardData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     kind: Kind
     group: str
     source: Source
-    moves: list[tuple[str, int]] = []
-    switch: list[str] = []
+    moves: tuple[tuple[str, int], ...] = ()
+    switch: tuple[str, ...] = ()
     car: str = ""
     note: str = ""
 
@@ -47,9 +47,9 @@ class GameData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The whole data file."""
 
     format: int
-    colours: list[Colour]
+    colours: tuple[Colour, ...]
     white: Colour
-    cards: list[CardData]
+    cards: tuple[CardData, ...]
     starting_money: Tagged
     bid_step: Tagged
     forced_price: Tagged
