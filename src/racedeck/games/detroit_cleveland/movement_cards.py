@@ -252,8 +252,14 @@ def _move_actions(track: Track) -> tuple[tuple[Move, ...], ...]:
 
 
 def _in_play(state: State) -> CardPlay:
-    """Return the movement card in play as its player plays it."""
-    return card_play(state, state.card, state.order[state.turn % state.players])
+    """Return the movement card in play as its player plays it (``card_play``, inlined)."""
+    options = state.options
+    switches = state.switches
+    mapping = colours_in_force(switches) if switches else IDENTITY
+    if not options.white_own_car:
+        return card_play_for(track_of(options), state.card, mapping, NO_ONE, False)
+    own = own_cars(state.owner, state.order[state.turn % state.players])
+    return card_play_for(track_of(options), state.card, mapping, own, True)
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:

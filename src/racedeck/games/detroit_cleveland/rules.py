@@ -186,15 +186,16 @@ class DetroitCleveland(
             race_preparation.deal(turn)
         else:
             state = turn.state
+            # Most decisions are moves and plays: they are matched first.
             match action:
+                case Move():
+                    turn.emit(movement_cards.car_moved_by(state, action))
+                case Play(card=card):
+                    turn.emit(CardPlayed(seat=actor, card=card))
                 case Bid(amount=amount):
                     turn.emit(BidMade(seat=actor, car=state.offer, amount=amount))
                 case Pass():
                     turn.emit(BidPassed(seat=actor, car=state.offer))
-                case Play(card=card):
-                    turn.emit(CardPlayed(seat=actor, card=card))
-                case Move():
-                    turn.emit(movement_cards.car_moved_by(state, action))
                 case Decline():
                     turn.emit(TurnDeclined(seat=actor))
         emit_consequences(turn)
