@@ -93,6 +93,28 @@ def colour_movement(hand: Sequence[int], ten_to_buyer: bool) -> list[float]:
     return totals
 
 
+@functools.lru_cache(maxsize=4096)
+def worths(hand: tuple[int, ...], players: int, ten_to_buyer: bool) -> tuple[int, ...]:
+    """Return the most the bot would pay for each car, holding ``hand``.
+
+    A car is worth the mean prize plus ``STRENGTH_DOLLARS`` per point of movement the hand
+    holds for it above the average, cut when the colour is not among its three strongest,
+    times ``BID_MARGIN``. A hand bids on several cars in a row: worked out once per hand.
+    """
+    totals = colour_movement(hand, ten_to_buyer)
+    average = COLOUR_MOVEMENT / players + (10 if ten_to_buyer else 0)
+    mean_prize = sum(PRIZES) / len(PRIZES)
+    best = sorted(totals, reverse=True)
+    prices = []
+    for car in range(6):
+        strength = totals[car] - average
+        estimate = mean_prize + STRENGTH_DOLLARS * strength
+        if totals[car] < best[min(2, len(best) - 1)]:
+            estimate *= 0.6
+        prices.append(int(max(0.0, min(estimate, PRIZES[0])) * BID_MARGIN))
+    return tuple(prices)
+
+
 class DetroitClevelandHeuristic(Bot):
     """Bids what its hand makes a car worth; plays the card that helps its cars most."""
 
@@ -130,15 +152,7 @@ class DetroitClevelandHeuristic(Bot):
     def worth(self, observation: DetroitClevelandObservation, car: int) -> int:
         """Return the most the bot would pay for ``car`` given its hand."""
         ten = not self.options.ten_counts_in_deck
-        totals = colour_movement(observation.hand, ten)
-        average = COLOUR_MOVEMENT / observation.players + (10 if ten else 0)
-        mean_prize = sum(PRIZES) / len(PRIZES)
-        strength = totals[car] - average
-        estimate = mean_prize + STRENGTH_DOLLARS * strength
-        best = sorted(totals, reverse=True)
-        if totals[car] < best[min(2, len(best) - 1)]:
-            estimate *= 0.6
-        return int(max(0.0, min(estimate, PRIZES[0])) * BID_MARGIN)
+        return worths(observation.hand, observation.players, ten)[car]
 
     def _bid(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
         bids = [a for a in legal if isinstance(a, Bid)]
