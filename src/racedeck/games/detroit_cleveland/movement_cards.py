@@ -13,7 +13,8 @@ another car must be chosen or the player must play another card.")
 A movement card in play is ``state.card``, its next car ``state.slot``. The card's player
 chooses each car's destination (``Move``); a car with a single legal destination moves,
 and a finished car is skipped, without a decision. How far a car may go is
-``movement.reach``; which car a printed colour moves is ``switch_cards``.
+``movement.destinations`` (the search ``movement.reach``, looked up by the cars within
+reach); which car a printed colour moves is ``switch_cards``.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ State = DetroitClevelandState
 Option = tuple[int, int, int]
 """A car's possible move: (car, destination space or ``FINISH``, spaces moved)."""
 NO_ONE: frozenset[int] = frozenset()
+"""No cars: a play's own cars where the optional rule on white is off (they do not matter)."""
 
 
 class CardPlay:
