@@ -8,6 +8,8 @@ from typing import Any
 from msgspec.structs import replace
 
 from racedeck.core.model import ENGINE
+from racedeck.core.step import apply
+from racedeck.core.step import fold as core_fold
 from racedeck.games.wacky_races import data
 from racedeck.games.wacky_races.events import RacerChosen, RaceSetUp, WackyEvent
 from racedeck.games.wacky_races.options import WackyOptions
@@ -105,10 +107,8 @@ def make(
 
 
 def fold(state: WackyState, events: list[WackyEvent]) -> WackyState:
-    """Return ``state`` with ``events`` folded in."""
-    for event in events:
-        state = G.evolve(state, event)
-    return state
+    """Return ``state`` with ``events`` folded in (events built by hand, as a log holds them)."""
+    return core_fold(G, state, events)
 
 
 def play(
@@ -116,14 +116,29 @@ def play(
 ) -> tuple[list[WackyEvent], WackyState]:
     """Let ``seat`` (the active one by default) take ``action``; return events and new state."""
     actor = state.active if seat is None else seat
-    events = G.decide(state, actor, action, random.Random(0))
-    return events, fold(state, events)
+    turn = apply(G, state, actor, action)
+    return turn.events, turn.state
+
+
+def play_on(
+    state: WackyState, action: Any, seat: int | None = None, seed: int = 0
+) -> tuple[list[WackyEvent], WackyState]:
+    """Let ``seat`` take ``action``, then let the engine act until a seat or nobody is next.
+
+    What the turn's end sets going (the refill, Dastardly, the neutral racers, the next
+    turn) is the engine's, right after the seat's own events.
+    """
+    events, state = play(state, action, seat)
+    while G.next_step(state).engine:
+        more, state = engine(state, seed)
+        events = events + more
+    return events, state
 
 
 def engine(state: WackyState, seed: int = 0) -> tuple[list[WackyEvent], WackyState]:
     """Let the engine act; return its events and the new state."""
-    events = G.decide(state, ENGINE, None, random.Random(seed))
-    return events, fold(state, events)
+    turn = apply(G, state, ENGINE, None, random.Random(seed))
+    return turn.events, turn.state
 
 
 def kinds(events: list[WackyEvent]) -> list[str]:

@@ -8,6 +8,7 @@ import pytest
 
 from racedeck.core.model import ENGINE
 from racedeck.core.rng import engine_stream
+from racedeck.core.step import apply
 from racedeck.games.wacky_races import data
 from tests.games.wacky_races.helpers import G
 
@@ -44,10 +45,10 @@ def test_random_races_keep_every_card_trap_and_slot(players: int, options: dict)
         while not G.next_step(state).over:
             step = G.next_step(state)
             if step.engine:
-                new = G.decide(state, ENGINE, None, engine_stream(seed, events))
+                new = apply(G, state, ENGINE, None, engine_stream(seed, events)).events
             else:
                 legal = G.legal_actions(state, step.seats[0])
-                new = G.decide(state, step.seats[0], legal[rng.randrange(len(legal))], None)
+                new = apply(G, state, step.seats[0], legal[rng.randrange(len(legal))], None).events
             for event in new:
                 state = G.evolve(state, event)
                 events += 1

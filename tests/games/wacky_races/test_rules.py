@@ -8,6 +8,7 @@ import pytest
 
 from racedeck.core.errors import IllegalActionError, OptionError
 from racedeck.core.model import ENGINE
+from racedeck.core.step import apply
 from racedeck.games.wacky_races import data
 from racedeck.games.wacky_races.actions import ChooseRacer, EndTurn, PlayStep, UseAdvantage
 from racedeck.games.wacky_races.events import (
@@ -37,18 +38,18 @@ from tests.games.wacky_races.helpers import (
     P,
     circuit,
     engine,
-    fold,
     kinds,
     make,
     of,
     play,
+    play_on,
 )
 
 
 def _set_up(players: int, seed: int, **options: object) -> tuple[list, object]:
     state = G.initial_state(WackyOptions(**options), players)  # type: ignore[arg-type]
     for seat in range(players):
-        state = fold(state, G.decide(state, seat, ChooseRacer(racer=seat), random.Random(0)))
+        state = apply(G, state, seat, ChooseRacer(racer=seat), random.Random(0)).state
     return engine(state, seed)
 
 
@@ -104,12 +105,12 @@ def test_players_choose_their_racers_in_seat_order() -> None:
     chosen by the players start."""
     state = G.initial_state(WackyOptions(), 3)
     assert G.next_step(state).seats == (0,)
-    state = fold(state, G.decide(state, 0, ChooseRacer(racer=4), random.Random(0)))
+    state = apply(G, state, 0, ChooseRacer(racer=4), random.Random(0)).state
     assert ChooseRacer(racer=4) not in G.legal_actions(state, 1)
     with pytest.raises(IllegalActionError, match="already taken"):
-        G.decide(state, 1, ChooseRacer(racer=4), random.Random(0))
-    state = fold(state, G.decide(state, 1, ChooseRacer(racer=0), random.Random(0)))
-    state = fold(state, G.decide(state, 2, ChooseRacer(racer=9), random.Random(0)))
+        apply(G, state, 1, ChooseRacer(racer=4), random.Random(0))
+    state = apply(G, state, 1, ChooseRacer(racer=0), random.Random(0)).state
+    state = apply(G, state, 2, ChooseRacer(racer=9), random.Random(0)).state
     assert state.phase == "setup" and G.next_step(state).engine
     _, state = engine(state, 3)
     assert state.field[:3] == (4, 0, 9)
@@ -195,7 +196,7 @@ def test_the_second_step_needs_the_terrain_of_the_tile_the_racer_is_on() -> None
     _, state = play(state, PlayStep(cards=(P,)))  # onto position 3, a Desert tile
     assert not [a for a in G.legal_actions(state, 0) if isinstance(a, PlayStep)]
     with pytest.raises(IllegalActionError, match="terrain"):
-        G.decide(state, 0, PlayStep(cards=(F,)), random.Random(0))
+        apply(G, state, 0, PlayStep(cards=(F,)), random.Random(0))
     state = make(players=2, pos=(3, 0, 0, 1, 1, 9), hands=((M, F, P), (D,)), steps=1)
     assert [a for a in G.legal_actions(state, 0) if isinstance(a, PlayStep)] == []
     state = make(players=2, pos=(4, 0, 0, 1, 1, 9), hands=((M, F, P), (D,)), steps=1)
@@ -299,7 +300,7 @@ def test_four_advantages_usable_at_any_moment_of_the_own_turn() -> None:
     move = UseAdvantage(advantage=3)  # Pat Pending's Rocket Booster
     state = make(players=2, pos=(3, 0, 0, 1, 1, 2), hands=((D, F, P), (D,)))
     assert move in G.legal_actions(state, 0)  # before any step
-    assert G.legal_actions(state, 1) == []  # never in another player's turn
+    assert not G.legal_actions(state, 1)  # never in another player's turn
     _, mid = play(state, PlayStep(cards=(D,)))
     assert move in G.legal_actions(mid, 0)  # between steps
     done = make(players=2, pos=(6, 0, 0, 1, 1, 2), hands=((D,), (D,)), steps=3)
@@ -432,12 +433,12 @@ def test_neutrals_move_when_the_round_is_over_but_not_after_the_first() -> None:
     Neutral drivers act as follows (this is skipped in the first round of the game):
     """
     first = make(players=2, pos=(5, 6, 0, 1, 1, 2), round=0, active=1)
-    events, after = play(first, EndTurn())
+    events, after = play_on(first, EndTurn())
     assert "NeutralsMoving" not in kinds(events) and after.round == 1 and after.active == 0
     middle = make(players=2, pos=(5, 6, 0, 1, 1, 2), round=1, active=0)
-    assert "NeutralsMoving" not in kinds(play(middle, EndTurn())[0])
+    assert "NeutralsMoving" not in kinds(play_on(middle, EndTurn())[0])
     last = make(players=2, pos=(5, 6, 0, 1, 1, 2), round=1, active=1)
-    events, after = play(last, EndTurn())
+    events, after = play_on(last, EndTurn())
     names = kinds(events)
     assert names.index("TurnEnded") < names.index("NeutralsMoving") < names.index("TurnStarted")
     assert after.round == 2
@@ -450,7 +451,7 @@ def test_neutrals_always_make_a_first_move() -> None:
     """
     # Neutrals on 5, 6, 7, 9 each step once, leader first: to 6 (Farm), 7 (Desert), 8, 10.
     state = make(players=2, pos=(12, 13, 5, 6, 7, 9), round=1, active=1, deck=(D, D, D, D))
-    events, after = play(state, EndTurn())
+    events, after = play_on(state, EndTurn())
     first_moves = [e.to for e in of(events, RacerMoved)][:4]
     assert first_moves == [10, 8, 7, 6]
     # Then the first Desert card moves the one on 7 (Desert) on to 8; nothing else matches.
@@ -472,7 +473,7 @@ def test_three_cards_each_move_the_neutrals_on_that_terrain_one_more_step() -> N
     # Neutrals at 2, 4, 5, 8 step to 3 (Desert), 5 (Prairie), 6 (Farm), 9 (Prairie).
     # Cards drawn: Forest (nobody), Prairie (9 -> 10, 5 -> 6), Farm (10 -> 11, 6 -> 7 twice).
     state = make(players=2, pos=(14, 15, 2, 4, 5, 8), round=1, active=1, deck=(D, M, P, F))
-    events, after = play(state, EndTurn())
+    events, after = play_on(state, EndTurn())
     assert [e.card for e in of(events, NeutralCardDrawn)] == [F, P, M]
     assert after.pos[2:] == (3, 7, 7, 11)
     assert after.discard == (0, 1, 1, 1) and after.top == M
@@ -485,7 +486,7 @@ def test_the_leading_neutral_moves_first() -> None:
     """
     # Position 7 holds one player's racer; neutrals at 6, 6 and 5 step in leader order.
     state = make(players=3, pos=(7, 14, 15, 6, 6, 5), round=1, active=2, deck=(D, D, D))
-    events, _after = play(state, EndTurn())
+    events, _after = play_on(state, EndTurn())
     moves = [e for e in of(events, RacerMoved) if e.cause == "neutral"]
     assert [m.car for m in moves[:3]] == [3, 4, 5]  # car 3 arrived first on 6: it leads
     assert [m.to for m in moves[:3]] == [7, 8, 6]  # 7 is full when car 4 moves: it skips
@@ -504,7 +505,7 @@ def test_a_neutral_racer_suffers_traps_like_a_player() -> None:
         deck=(P, P, P),
         traps={6: TRAP["oil_slick"]},
     )
-    events, after = play(state, EndTurn())
+    events, after = play_on(state, EndTurn())
     sprung = of(events, TrapSprung)[0]
     assert sprung.car == 2 and sprung.advantage == -1
     assert after.pos[2] == 5  # back one, and it moves no more this round (Prairie cards drawn)
@@ -516,7 +517,7 @@ def test_moving_the_neutrals_does_not_move_dastardly() -> None:
     - Moving the neutral drivers does not make Dick Dastardly and Muttley move.
     """
     state = make(players=2, pos=(14, 15, 2, 4, 5, 8), round=1, active=1, deck=(D, M, P, F), top=-1)
-    events, after = play(state, EndTurn())
+    events, after = play_on(state, EndTurn())
     assert not of(events, DastardlyMoved) and after.dastardly == -1
     other = make(
         players=2,
@@ -527,7 +528,7 @@ def test_moving_the_neutrals_does_not_move_dastardly() -> None:
         top=-1,
         options={"dastardly_after_neutrals": True},
     )
-    events, after = play(other, EndTurn())
+    events, after = play_on(other, EndTurn())
     assert of(events, DastardlyMoved)[0].to == 6  # the rulebook's other reading: top card Farm
 
 
@@ -545,7 +546,7 @@ def test_swamp_is_left_with_two_identical_cards_or_three_cards() -> None:
     assert after.pos[0] == SPECIAL_AT + 1 and after.hands[0] == () and after.steps == 1
     stuck = make(players=2, pos=(SPECIAL_AT, 0, 0, 1, 1, 2), hands=((F, P), (D,)))
     with pytest.raises(IllegalActionError, match="Swamp"):
-        G.decide(stuck, 0, PlayStep(cards=(F,)), random.Random(0))
+        apply(G, stuck, 0, PlayStep(cards=(F,)), random.Random(0))
 
 
 def test_level_crossing_moves_the_last_racers_ahead() -> None:
@@ -616,7 +617,7 @@ def test_the_first_racer_onto_the_finish_wins() -> None:
 def test_a_neutral_reaching_the_finish_first_ends_the_race_unless_the_option_says_so() -> None:
     """Gap decision: a neutral racer first onto the finish wins; option ``neutral_finish``."""
     state = make(players=2, pos=(14, 15, 20, 4, 5, 8), round=1, active=1, deck=(D, D, D))
-    _, after = play(state, EndTurn())
+    _, after = play_on(state, EndTurn())
     assert after.phase == "over" and after.finished == (2,)
     assert G.result(after).scores == (3, 2)
     state = make(
@@ -627,7 +628,7 @@ def test_a_neutral_reaching_the_finish_first_ends_the_race_unless_the_option_say
         deck=(D, D, D),
         options={"neutral_finish": "continues"},
     )
-    _, after = play(state, EndTurn())
+    _, after = play_on(state, EndTurn())
     assert after.phase == "turn" and after.finished == (2,) and after.pos[2] == FINISH
 
 
@@ -649,13 +650,13 @@ def test_illegal_actions_name_the_seat_and_the_rule() -> None:
     """Actions out of turn or off the list are refused with the rule."""
     state = make(players=2)
     with pytest.raises(IllegalActionError, match="seat 1"):
-        G.decide(state, 1, EndTurn(), random.Random(0))
+        apply(G, state, 1, EndTurn(), random.Random(0))
     with pytest.raises(IllegalActionError, match="exhausted"):
-        G.decide(make(players=2, exhausted=(8, 0)), 0, UseAdvantage(advantage=3), random.Random(0))
+        apply(G, make(players=2, exhausted=(8, 0)), 0, UseAdvantage(advantage=3))
     with pytest.raises(IllegalActionError, match="only when its trap"):
-        G.decide(state, 0, UseAdvantage(advantage=0), random.Random(0))
+        apply(G, state, 0, UseAdvantage(advantage=0), random.Random(0))
     with pytest.raises(IllegalActionError):
-        G.decide(state, ENGINE, None, random.Random(0))
+        apply(G, state, ENGINE, None, random.Random(0))
 
 
 def test_a_neutral_racer_leaves_the_swamp_on_two_identical_cards() -> None:
@@ -663,10 +664,10 @@ def test_a_neutral_racer_leaves_the_swamp_on_two_identical_cards() -> None:
     card repeats a terrain already drawn that round (two identical cards)."""
     # Cards drawn (from the deck's end): Forest, Prairie, Forest.
     state = make(players=2, pos=(14, 15, SPECIAL_AT, 2, 2, 9), round=1, active=1, deck=(F, P, F))
-    events, after = play(state, EndTurn())
+    events, after = play_on(state, EndTurn())
     swamp_moves = [e for e in of(events, RacerMoved) if e.car == 2]
     assert len(swamp_moves) == 1 and after.pos[2] == SPECIAL_AT + 1
     assert [e.card for e in of(events, NeutralCardDrawn)] == [F, P, F]
     stuck = make(players=2, pos=(14, 15, SPECIAL_AT, 2, 2, 9), round=1, active=1, deck=(D, P, F))
-    _, after = play(stuck, EndTurn())
+    _, after = play_on(stuck, EndTurn())
     assert after.pos[2] == SPECIAL_AT

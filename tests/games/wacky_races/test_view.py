@@ -6,6 +6,7 @@ import random
 
 from msgspec.structs import replace
 
+from racedeck.core.step import apply
 from racedeck.games.wacky_races.actions import EndTurn
 from tests.games.wacky_races.helpers import (
     ANTS,
@@ -70,7 +71,7 @@ def test_render_before_the_race_and_after() -> None:
     state = G.initial_state(G.parse_options({}), 2)
     assert "race 1 of 1" in G.render(state)
     done = make(players=2, round=0)
-    done = G.fold(done, G.decide(done, 0, EndTurn(), random.Random(0)))
+    done = apply(G, done, 0, EndTurn(), random.Random(0)).state
     assert "round" in G.render(done, 1)
 
 
@@ -85,7 +86,7 @@ def test_sample_state_looks_the_same_to_the_seat_and_deals_the_rest() -> None:
     while not G.next_step(state).over and checked < 150:
         step = G.next_step(state)
         if step.engine:
-            new = G.decide(state, ENGINE, None, engine_stream(3, events))
+            new = apply(G, state, ENGINE, None, engine_stream(3, events)).events
         else:
             seat = step.seats[0]
             seen = G.observe(state, seat)
@@ -97,7 +98,7 @@ def test_sample_state_looks_the_same_to_the_seat_and_deals_the_rest() -> None:
                 assert len(sample.trap_deck) == len(state.trap_deck)
             checked += 1
             legal = G.legal_actions(state, seat)
-            new = G.decide(state, seat, legal[rng.randrange(len(legal))], None)
+            new = apply(G, state, seat, legal[rng.randrange(len(legal))], None).events
         for event in new:
             state = G.evolve(state, event)
             events += 1
@@ -127,11 +128,11 @@ def test_past_races_fields_are_public_and_sampled_exactly() -> None:
     while not G.next_step(state).over:
         step = G.next_step(state)
         if step.engine:
-            new = G.decide(state, ENGINE, None, engine_stream(5, events))
+            new = apply(G, state, ENGINE, None, engine_stream(5, events)).events
         else:
             seat = step.seats[0]
             legal = G.legal_actions(state, seat)
-            new = G.decide(state, seat, legal[rng.randrange(len(legal))], None)
+            new = apply(G, state, seat, legal[rng.randrange(len(legal))], None).events
         for event in new:
             state = G.evolve(state, event)
             events += 1

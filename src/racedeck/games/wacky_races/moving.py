@@ -1,0 +1,313 @@
+"""Players' turns (los turnos de los jugadores): up to three steps, each paid with a card.
+
+Rulebook: "En su turno, un jugador puede mover a su piloto hasta tres casillas siguiendo
+estas reglas: Para realizar el primer movimiento y avanzar una posición el jugador puede
+gastar cualquier carta de movimiento. Para realizar un segundo paso el jugador debe gastar
+una carta de movimiento correspondiente al tipo de terreno sobre el que se encuentre
+actualmente su miniatura. Para realizar un tercer y último paso el jugador debe gastar una
+carta de movimiento igual al tipo de terreno sobre el que se encuentre actualmente su
+miniatura [...] Si un jugador se desplaza a una posición en la que ya hay dos pilotos
+saltará a la siguiente que esté vacía o que contenga un único piloto." / "On their turn a
+player may move their driver up to three spaces, following these rules: To make the first
+move and advance one position, the player may spend any movement card. To make a second
+step the player must spend a movement card matching the terrain type of the tile the
+miniature is currently on. To make a third and last step the player must spend a movement
+card equal to the terrain type of the tile the miniature is currently on [...] If a player
+moves to a position that already holds two drivers, they jump to the next position that is
+empty or holds a single driver."
+
+"Una vez un jugador ha movido a su piloto, debe robar cartas de movimiento del mazo
+correspondiente hasta tener un mínimo de tres." / "Once a player has moved their driver,
+they must draw movement cards from the deck until they hold at least three." Then Dick
+Dastardly moves (``dastardly``), and "Es el turno del siguiente jugador siguiendo el
+sentido de las agujas del reloj" / "The next player, clockwise, takes their turn"; after
+the last player of a round, the neutral racers move (``neutrals``).
+
+A turn is a run of decisions: a step with a card, an advantage (``advantages``), or ending
+the turn. The turn also ends by itself when a trap stops the racer or the seat has nothing
+left to do but end it. Gap decision: on the grid, the gas station and the special tiles
+(no terrain) any card counts for a later step.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+from msgspec.structs import replace
+
+from racedeck.games.wacky_races import (
+    advantages,
+    dastardly,
+    data,
+    gas_station,
+    neutrals,
+    terrain,
+    traps,
+)
+from racedeck.games.wacky_races.actions import EndTurn, PlayStep, WackyAction
+from racedeck.games.wacky_races.circuit import forward_target
+from racedeck.games.wacky_races.data import FINISH, MAX_STEPS, SWAMP
+from racedeck.games.wacky_races.events import RacerMoved, StepPlayed, TurnEnded, TurnStarted
+from racedeck.games.wacky_races.movement_cards import draw_cards, reshuffle_size
+from racedeck.games.wacky_races.race_end import MAX_ROUNDS, finish
+from racedeck.games.wacky_races.state import WackyState
+from racedeck.games.wacky_races.tuples import set_at
+
+if TYPE_CHECKING:
+    from racedeck.games.wacky_races.resolution import Resolution
+
+END_TURN = EndTurn()
+ONE_CARD = tuple(PlayStep(cards=(t,)) for t in range(len(data.TERRAINS)))
+"""``ONE_CARD[t]``: a step paid with one card of terrain ``t`` (actions are values, made once)."""
+MATCHING = tuple((step,) for step in ONE_CARD)
+"""``MATCHING[t]``: the one step a card of the tile's terrain ``t`` pays for."""
+
+
+# The steps ------------------------------------------------------------------------------------
+@functools.cache
+def any_card_steps(hand: tuple[int, ...]) -> tuple[PlayStep, ...]:
+    """Return the steps a hand pays for when any card will do: one per terrain held."""
+    steps: list[PlayStep] = []
+    last = -1
+    for t in hand:  # hands are sorted: one step per terrain held
+        if t != last:
+            steps.append(ONE_CARD[t])
+            last = t
+    return tuple(steps)
+
+
+def step_actions(state: WackyState, seat: int) -> tuple[PlayStep, ...]:
+    """Return the steps ``seat`` can pay for now (cards of one terrain are alike).
+
+    None after the third step; the first takes any card, and so does a later one with a
+    wild card in play or from a tile without terrain; the Swamp takes two identical cards
+    or any three (``terrain``).
+    """
+    steps = state.steps
+    if steps >= MAX_STEPS:
+        return ()
+    hand = state.hands[seat]
+    tile = state.tiles[state.pos[seat]]
+    if tile == SWAMP:
+        return terrain.swamp_steps(hand)
+    if steps == 0 or state.wild or tile >= data.GRID:
+        return any_card_steps(hand)
+    return MATCHING[tile] if tile in hand else ()
+
+
+def turn_actions(state: WackyState, seat: int) -> tuple[WackyAction, ...]:
+    """Return what the seat whose turn it is can do: steps, advantages, ending the turn."""
+    steps = step_actions(state, seat)
+    if state.exhausted[seat] == 15:  # every advantage face down
+        return (*steps, END_TURN)
+    return (*steps, *advantages.advantage_actions(state, seat), END_TURN)
+
+
+def can_go_on(state: WackyState, seat: int) -> bool:
+    """Return True when ``seat`` has something to do in its turn besides ending it."""
+    return bool(step_actions(state, seat)) or advantages.any_usable(state, seat)
+
+
+def why_step_illegal(state: WackyState, seat: int, action: PlayStep) -> str:
+    """Say why this step is refused."""
+    hand = state.hands[seat]
+    if state.steps >= MAX_STEPS:
+        return f"a racer moves at most {MAX_STEPS} steps with cards a turn"
+    if any(action.cards.count(c) > hand.count(c) for c in action.cards):
+        return f"cards {action.cards} are not in seat {seat}'s hand {hand}"
+    tile = state.tiles[state.pos[seat]]
+    if tile == SWAMP:
+        return terrain.SWAMP_RULE
+    return (
+        "the second and third steps need a card of the terrain of the racer's tile "
+        f"({data.TILE_NAMES[tile]})"
+    )
+
+
+def play_step(r: Resolution, seat: int, cards: tuple[int, ...]) -> None:
+    """Spend ``cards`` and step one position forward, skipping full positions."""
+    pos = r.turn.state.pos
+    r.emit(StepPlayed(seat=seat, cards=cards, to=forward_target(pos, pos[seat])))
+    arrive(r, seat, True)
+
+
+# Arriving on a position -----------------------------------------------------------------------
+def arrive(r: Resolution, car: int, by_step: bool) -> None:
+    """Apply what ``car``'s new position does.
+
+    That is its trap, its special tile (for a step), and the gas station once the last
+    racer passes it.
+    """
+    s = r.turn.state
+    p = s.pos[car]
+    if p == FINISH or s.phase == "race_end":
+        return
+    if s.traps[p] >= 0 and traps.spring(r, car, p):
+        gas_station.check(r)  # a trap may have moved the last racer on
+        return
+    if by_step and s.tiles[p] in terrain.ON_ENTRY:
+        terrain.enter(r, car, p)
+    if not s.gas_done:  # (it happens once a race)
+        gas_station.check(r)
+
+
+def swap(r: Resolution, car: int, other: int, cause: str) -> None:
+    """Let ``car`` and ``other`` change places; ``car`` then meets its new position."""
+    pos = r.turn.state.pos
+    p, q = pos[car], pos[other]
+    r.emit(RacerMoved(car=other, to=p, cause=cause))
+    r.emit(RacerMoved(car=car, to=q, cause=cause))
+    arrive(r, car, False)
+
+
+# The turn's end -------------------------------------------------------------------------------
+def end_turn(r: Resolution, seat: int, reason: str) -> None:
+    """End ``seat``'s turn, refilling its hand at once when the draw pile holds the cards."""
+    s = r.turn.state
+    drawn: tuple[int, ...] = ()
+    if not s.pending:
+        need = traps.refill_size(s, seat) - len(s.hands[seat])
+        if 0 < need <= len(s.draw):
+            drawn = s.draw[len(s.draw) - need :]
+    r.emit(TurnEnded(seat=seat, reason=reason, drawn=drawn))
+
+
+def auto_end(r: Resolution) -> None:
+    """End the turn of the seat to act when it has nothing to do but end it."""
+    s = r.turn.state
+    if s.phase == "turn" and not s.pending and not can_go_on(s, s.active):
+        end_turn(r, s.active, "nothing left to do")
+
+
+def start_race(r: Resolution) -> None:
+    """Deal three cards to each player, from the race's first player on; the first turn."""
+    s = r.turn.state
+    first, players = s.first_seat, s.players
+    for k in range(players):
+        draw_cards(r, (first + k) % players, data.HAND_SIZE)
+    r.emit(TurnStarted(seat=first, round=0))
+    auto_end(r)
+
+
+def after_turn(r: Resolution, sure: bool = False) -> bool:
+    """End the turn: refill, move Dastardly, end the round, start the next turn.
+
+    At the round's end the neutral racers move.
+
+    The turn's end is the engine's work, but a seat's own decision carries it through
+    (``sure``) when it surely draws no random number; otherwise it returns False at once,
+    having emitted nothing, and the engine does the same work itself, with the same
+    events. A refill that reshuffles, Dastardly laying a trap from an empty trap deck, the
+    neutral racers' round, the safety net's last round and a next seat that might have
+    nothing to do are the engine's.
+    """
+    s = r.turn.state
+    seat = s.active
+    players = s.players
+    need = traps.refill_size(s, seat) - len(s.hands[seat])
+    next_turn = s.turn_in_round + 1
+    round_over = next_turn >= players
+    following = s.first_seat if round_over else (s.first_seat + next_turn) % players
+    if sure and not _draws_nothing(s, seat, need, round_over, following):
+        return False
+    if need > 0:
+        draw_cards(r, seat, need)
+    if s.glued[seat]:
+        traps.unglue(r, seat)
+    dastardly.move(r)
+    rnd = s.round
+    if round_over:
+        if neutrals.move_this_round(s):
+            neutrals.move(r)
+            if not r.racing:
+                return True
+            if s.options.dastardly_after_neutrals:
+                dastardly.move(r)
+        rnd += 1
+        if rnd >= MAX_ROUNDS:
+            r.emit(TurnStarted(seat=following, round=rnd))  # ends the race
+            return True
+    r.emit(TurnStarted(seat=following, round=rnd))
+    if not sure:  # a sure turn's end found the next seat a step to play
+        auto_end(r)
+    return True
+
+
+def _draws_nothing(s: WackyState, seat: int, need: int, round_over: bool, following: int) -> bool:
+    """Return True when the end of ``seat``'s turn surely draws no random number."""
+    draw = s.draw
+    if need > len(draw) and reshuffle_size(s) > 0:
+        return False  # the refill reshuffles the discard pile
+    if dastardly.needs_a_shuffle(s):
+        return False
+    if round_over and (neutrals.move_this_round(s) or s.round + 1 >= MAX_ROUNDS):
+        return False
+    # The next seat starts its turn with a step to play, so it is not ended at once: its
+    # hand (this one's after the refill, when it plays alone) and its tile stay as they are.
+    hand = s.hands[following]
+    if following == seat and need > 0:
+        hand = tuple(sorted(hand + draw[len(draw) - min(need, len(draw)) :]))
+    # With a card in hand the first step is always possible, but from the Swamp.
+    return bool(hand) and (s.tiles[s.pos[following]] != SWAMP or bool(terrain.swamp_steps(hand)))
+
+
+# Folding --------------------------------------------------------------------------------------
+def on_step_played(state: WackyState, e: StepPlayed) -> WackyState:
+    """Fold: the cards go from the hand to the discard pile (the last on top); the racer steps."""
+    seat, to, cards = e.seat, e.to, e.cards
+    pos, stamp, hands = list(state.pos), list(state.stamp), list(state.hands)
+    pos[seat], stamp[seat] = to, state.clock
+    hand = list(hands[seat])
+    discard = list(state.discard)
+    for card in cards:
+        hand.remove(card)
+        discard[card] += 1
+    hands[seat] = tuple(hand)
+    state = replace(
+        state,
+        hands=tuple(hands),
+        discard=tuple(discard),
+        top=cards[-1],
+        steps=state.steps + 1,
+        wild=False,
+        pos=tuple(pos),
+        stamp=tuple(stamp),
+        clock=state.clock + 1,
+    )
+    return finish(state, seat) if to == FINISH else state
+
+
+def on_racer_moved(state: WackyState, e: RacerMoved) -> WackyState:
+    """Fold: a racer stands on its new position, arrived after every other there."""
+    car = e.car
+    pos, stamp = list(state.pos), list(state.stamp)
+    pos[car], stamp[car] = e.to, state.clock
+    state = replace(state, pos=tuple(pos), stamp=tuple(stamp), clock=state.clock + 1)
+    return finish(state, car) if e.to == FINISH else state
+
+
+def on_turn_ended(state: WackyState, e: TurnEnded) -> WackyState:
+    """Fold: the turn is over; the cards drawn with it (if any) join the hand, kept sorted."""
+    drawn = e.drawn
+    if not drawn:
+        return replace(state, phase="after_turn")
+    return replace(
+        state,
+        phase="after_turn",
+        draw=state.draw[: len(state.draw) - len(drawn)],
+        hands=set_at(state.hands, e.seat, tuple(sorted(state.hands[e.seat] + drawn))),
+    )
+
+
+def on_turn_started(state: WackyState, e: TurnStarted) -> WackyState:
+    """Fold: the seat's turn begins with no step taken (past the last round, the race ends)."""
+    return replace(
+        state,
+        phase="turn" if e.round < MAX_ROUNDS else "race_end",
+        active=e.seat,
+        round=e.round,
+        turn_in_round=(e.seat - state.first_seat) % state.players,
+        steps=0,
+        wild=False,
+    )
