@@ -160,22 +160,28 @@ Car = tuple[int, ...]
 """A car sheet's current row: tires, fuel, engine, speed."""
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=1 << 14)
+def stint_prices(
+    setup: Setup, lap: int, section: int
+) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    """Return what the stint after this section needs per column, and a short point's price.
+
+    The stint runs to the next pit section; a short point costs what buys it back there
+    (plus a little for the stop), or ``NO_PIT_PRICE`` Speed points with no pit stop left.
+    """
+    need, pit_left = stint_needs(setup, lap, section, False)
+    price = [(1.0 / setup.repair[c] + 0.3) if pit_left else NO_PIT_PRICE for c in range(3)]
+    return need, (price[0], price[1], price[2])
+
+
 def prices(
     setup: Setup, lap: int, section: int, car: Car
 ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
-    """Return each column's budget left over after need, and the price of a short point.
-
-    The need runs to the next pit section; a short point costs what buys it back there
-    (plus a little for the stop), or 1.5 Speed points with no pit stop left.
-    """
-    need, pit_left = stint_needs(setup, lap, section, False)
-    spare = (car[0] - need[0], car[1] - need[1], car[2] - need[2])
-    price = [(1.0 / setup.repair[c] + 0.3) if pit_left else NO_PIT_PRICE for c in range(3)]
-    return spare, (price[0], price[1], price[2])
+    """Return each column's budget left over after the stint's need, and a short point's price."""
+    need, price = stint_prices(setup, lap, section)
+    return (car[0] - need[0], car[1] - need[1], car[2] - need[2]), price
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def repair_plan(
     setup: Setup, lap: int, section: int, car: Car, to_end: bool = True
 ) -> tuple[float, float, float]:
@@ -188,7 +194,6 @@ def repair_plan(
     return plan[0], plan[1], plan[2]
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def should_pit(setup: Setup, lap: int, section: int, car: Car) -> bool:
     """Return True when the car should pit on this (dotted) section.
 
@@ -202,23 +207,30 @@ def should_pit(setup: Setup, lap: int, section: int, car: Car) -> bool:
     return sum(repair_plan(setup, lap, section, car)) >= PIT_WHEN_SHORT
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def cost_worth(setup: Setup, lap: int, section: int, car: Car, card: int) -> tuple[bool, float]:
-    """Return whether racing ``card`` keeps the car above zero, and what its cost is worth.
+def card_value(
+    card: int,
+    cost: tuple[int, int, int],
+    car: Car,
+    spare: tuple[float, float, float],
+    price: tuple[float, float, float],
+    odds: list[tuple[int, float]],
+) -> float:
+    """Return 2 x the chance of winning with ``card`` minus what its ``cost`` is worth.
 
-    For a card that would put the car below zero, the worth is the value of playing it:
-    ``INFEASIBLE`` less the cost that breaks the car.
+    A card that would put the car below zero is worth ``INFEASIBLE`` less that cost.
     """
-    cost = setup.cost(card, section)
-    spare, price = prices(setup, lap, section, car)
     penalty = 0.0
     for c in range(3):
         if car[c] - cost[c] < 0:
-            return False, INFEASIBLE - cost[c]
-        short_before = max(0.0, -spare[c])
-        short_after = max(0.0, cost[c] - spare[c])
+            return INFEASIBLE - cost[c]
+        # max(0.0, x), spelled out: this runs for every card at every step of a playout.
+        before = -spare[c]
+        short_before = before if before > 0.0 else 0.0
+        after = cost[c] - spare[c]
+        short_after = after if after > 0.0 else 0.0
         penalty += (short_after - short_before) * price[c]
-    return True, penalty
+    win = sum([p for c, p in odds if c < card])
+    return 2.0 * win - penalty
 
 
 def _card(action: Race | PitStop | ReturnCard | Discard) -> int:
@@ -286,18 +298,19 @@ class Famous500Heuristic(Bot):
         assert car is not None
         if pits and should_pit(setup, lap, section, car):
             return min(pits, key=_card)
+        spare, price = prices(setup, lap, section, car)
         odds = self._card_odds(obs)
-        values = {}
+        kind = setup.kinds[section]
+        costs = setup.costs
+        index = setup.speeds.index
+        # The best value, the slower card on a tie.
+        best, best_key = races[0], (-math.inf, 0)
         for race in races:
             card = race.card
-            feasible, worth = cost_worth(setup, lap, section, car, card)
-            if feasible:
-                win = sum([p for c, p in odds if c < card])
-                values[card] = 2.0 * win - worth
-            else:
-                values[card] = worth
-        best = max(races, key=lambda a: (values[a.card], -a.card))
-        if pits and values[best.card] <= INFEASIBLE:
+            key = (card_value(card, costs[index(card)][kind], car, spare, price, odds), -card)
+            if key > best_key:
+                best, best_key = race, key
+        if pits and best_key[0] <= INFEASIBLE:
             return min(pits, key=_card)
         return best
 
