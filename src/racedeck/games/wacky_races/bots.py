@@ -8,6 +8,9 @@ every card. Advantages are spent where they pay: a trap just ahead is removed, a
 card or Sawtooth is used when no card matches the tile, cards are drawn or stolen when
 the hand runs low, and the free moves, swaps and pushes come last, once the cards are
 spent.
+
+Search bots ask it for a move at every step of every playout, so it reads the
+observation once and sorts the legal actions in one pass.
 """
 
 from __future__ import annotations
@@ -39,11 +42,13 @@ RACER_PREFERENCE = (
 )
 """Racers with more ways to move come first."""
 
+_NO_USES: tuple[UseAdvantage, ...] = ()
 
-def _target(counts: dict[int, int], p: int) -> int:
-    """Where a step from ``p`` lands, given the other racers' occupancy."""
+
+def _target(others: tuple[int, ...], p: int) -> int:
+    """Where a step from ``p`` lands, given the other racers' positions."""
     t = p + 1
-    while t < FINISH and counts.get(t, 0) >= SLOTS:
+    while t < FINISH and others.count(t) >= SLOTS:
         t += 1
     return t
 
@@ -51,16 +56,14 @@ def _target(counts: dict[int, int], p: int) -> int:
 class _Planner:
     """Scores the card steps a racer can still take this turn."""
 
-    def __init__(self, obs: WackyObservation) -> None:
-        self.obs = obs
-        me = obs.seat
-        self.start = obs.pos[me]
-        counts: dict[int, int] = {}
-        for car, q in enumerate(obs.pos):
-            if car != me:
-                counts[q] = counts.get(q, 0) + 1
-        self.counts = counts
-        self.behind = [q for car, q in enumerate(obs.pos) if car != me]
+    __slots__ = ("others", "start", "tiles", "traps")
+
+    def __init__(self, obs: WackyObservation, others: tuple[int, ...]) -> None:
+        self.tiles = obs.tiles
+        self.traps = obs.traps
+        self.start = obs.pos[obs.seat]
+        self.others = others
+        """The other racers' positions (they stay put while the racer plans)."""
 
     def best(self, p: int, steps: int, hand: tuple[int, ...], wild: bool) -> float:
         """Return the best value reachable from here, ending the turn when it is best."""
@@ -74,7 +77,8 @@ class _Planner:
     def options(
         self, p: int, steps: int, hand: tuple[int, ...], wild: bool
     ) -> list[tuple[int, ...]]:
-        tile = self.obs.tiles[p]
+        """Return the card sets that pay for a step from ``p``, one per kind of step."""
+        tile = self.tiles[p]
         kinds = sorted(set(hand))
         if tile == SWAMP:
             pairs: list[tuple[int, ...]] = [(c, c) for c in kinds if hand.count(c) >= 2]
@@ -87,13 +91,14 @@ class _Planner:
     def step_value(
         self, p: int, steps: int, hand: tuple[int, ...], wild: bool, cards: tuple[int, ...]
     ) -> float:
-        t = _target(self.counts, p)
+        """Return the value of stepping from ``p`` with ``cards``, then planning on."""
+        t = _target(self.others, p)
         if t >= FINISH:
             return FINISH_VALUE
-        if self.obs.traps[t]:
+        if self.traps[t]:
             return t - self.start - TRAP_COST
-        if self.obs.tiles[t] == CROSSROADS:
-            back = [q for q in self.behind if q < t]
+        if self.tiles[t] == CROSSROADS:
+            back = [q for q in self.others if q < t]
             if back:
                 return min(back) - self.start
         rest = list(hand)
@@ -104,7 +109,7 @@ class _Planner:
     def rest_value(self, p: int, hand: tuple[int, ...]) -> float:
         """Value of ending the turn on ``p``: distance gained, a little less on the Swamp."""
         value = float(p - self.start)
-        if self.obs.tiles[p] == SWAMP and len(set(hand)) == len(hand) and len(hand) < 3:
+        if self.tiles[p] == SWAMP and len(set(hand)) == len(hand) and len(hand) < 3:
             value -= 0.5
         return value
 
@@ -118,30 +123,42 @@ class WackyHeuristic(Bot):
         obs = observation
         if obs.phase == "choose":
             return self._choose(legal)
-        steps = [a for a in legal if isinstance(a, PlayStep)]
-        advantages = [a for a in legal if isinstance(a, UseAdvantage)]
-        racer = obs.racer_of_seat[obs.seat]
-        effects = ADVANTAGE_EFFECTS[racer]
         me = obs.seat
-        p = obs.pos[me]
-        planner = _Planner(obs)
+        effects = ADVANTAGE_EFFECTS[obs.racer_of_seat[me]]
+        # One pass over the legal actions: the steps, and the advantages by effect.
+        steps: list[PlayStep] = []
+        uses: dict[str, list[UseAdvantage]] = {}
+        end_turn: Action | None = None
+        for action in legal:
+            if type(action) is PlayStep:
+                steps.append(action)
+            elif type(action) is UseAdvantage:
+                effect = effects[action.advantage]
+                if effect in uses:
+                    uses[effect].append(action)
+                else:
+                    uses[effect] = [action]
+            elif end_turn is None and type(action) is EndTurn:
+                end_turn = action
+        pos = obs.pos
+        p = pos[me]
+        others = (*pos[:me], *pos[me + 1 :])
+        planner = _Planner(obs, others)
         hand = obs.hand
+        traps = obs.traps
+        hand_sizes = obs.hand_sizes
 
-        def use(effect: str) -> list[UseAdvantage]:
-            return [a for a in advantages if effects[a.advantage] == effect]
-
-        ahead = _target(planner.counts, p)
+        ahead = _target(others, p)
         # Clear a trap right in front before stepping into it.
-        for a in use("remove_trap"):
-            if a.target == ahead and (steps or use("move")):
+        for a in uses.get("remove_trap", _NO_USES):
+            if a.target == ahead and (steps or "move" in uses):
                 return a
         # Low on cards: draw or steal first, the new cards may open longer plans.
         if len(hand) <= 1 or (obs.steps == 0 and len(hand) <= 2):
-            if use("draw"):
-                return use("draw")[0]
-            steals = use("steal")
-            if steals:
-                return max(steals, key=lambda a: obs.hand_sizes[a.target])
+            if "draw" in uses:
+                return uses["draw"][0]
+            if "steal" in uses:
+                return max(uses["steal"], key=lambda a: hand_sizes[a.target])
         # Plan the card steps.
         best_step: PlayStep | None = None
         best_value = planner.rest_value(p, hand)
@@ -152,39 +169,34 @@ class WackyHeuristic(Bot):
         if best_step is not None:
             return best_step
         # No card step pays: make one possible, or take the free moves.
-        if obs.steps < data.MAX_STEPS and hand and not obs.traps[ahead]:
-            if use("wild"):
-                return use("wild")[0]
-            saw = use("sawtooth")
-            if saw and obs.steps > 0 and p + 1 < len(obs.tiles):
+        if obs.steps < data.MAX_STEPS and hand and not traps[ahead]:
+            if "wild" in uses:
+                return uses["wild"][0]
+            if "sawtooth" in uses and obs.steps > 0 and p + 1 < len(obs.tiles):
                 nxt = data.terrain_of(obs.tiles[p + 1])
-                if nxt >= 0 and nxt in hand and not obs.traps[p + 1]:
-                    return saw[0]
-        for a in use("move"):
-            if not obs.traps[ahead] or ahead >= FINISH:
+                if nxt >= 0 and nxt in hand and not traps[p + 1]:
+                    return uses["sawtooth"][0]
+        for a in uses.get("move", _NO_USES):
+            if not traps[ahead] or ahead >= FINISH:
                 return a
-        for a in use("swap_ahead"):
-            if obs.pos[a.target] - p >= 2 and a.target < obs.players:
+        swaps = uses.get("swap_ahead", _NO_USES)
+        for a in swaps:
+            if pos[a.target] - p >= 2 and a.target < obs.players:
                 return a
-        for a in use("swap_ahead"):
-            if obs.pos[a.target] - p >= 3:
+        for a in swaps:
+            if pos[a.target] - p >= 3:
                 return a
-        pushes = [a for a in use("push_back") if a.target < obs.players]
-        if pushes:
-            return pushes[0]
-        lead = max(obs.pos)
-        for a in use("dastardly_back"):
-            if obs.dastardly > p and lead - p <= 1:
+        for a in uses.get("push_back", _NO_USES):
+            if a.target < obs.players:
                 return a
+        if "dastardly_back" in uses and obs.dastardly > p and max(pos) - p <= 1:
+            return uses["dastardly_back"][0]
         if len(hand) <= 2:
-            if use("draw"):
-                return use("draw")[0]
-            if use("steal"):
-                return max(use("steal"), key=lambda a: obs.hand_sizes[a.target])
-        for action in legal:
-            if isinstance(action, EndTurn):
-                return action
-        return legal[0]
+            if "draw" in uses:
+                return uses["draw"][0]
+            if "steal" in uses:
+                return max(uses["steal"], key=lambda a: hand_sizes[a.target])
+        return end_turn if end_turn is not None else legal[0]
 
     def _choose(self, legal: Sequence[Action]) -> Action:
         choices = {a.racer: a for a in legal if isinstance(a, ChooseRacer)}

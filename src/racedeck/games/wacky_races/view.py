@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 
-from msgspec.structs import replace
+from msgspec.structs import astuple, replace
 
 from racedeck.core.rng import Rng
 from racedeck.games.wacky_races import data
@@ -28,38 +28,73 @@ def face_down(traps: tuple[int, ...]) -> tuple[bool, ...]:
 
 def observe(state: WackyState, seat: int) -> WackyObservation:
     """Return what ``seat`` knows: its own hand and every public fact."""
-    hands = state.hands
+    # Search bots observe at every step of every playout: the fields are read in one go
+    # and the observation is built from them in its own field order.
+    (
+        options,
+        players,
+        phase,
+        racer_of_seat,
+        race,
+        tiles,
+        field,
+        pos,
+        stamp,
+        _clock,
+        dastardly,
+        traps,
+        trap_deck,
+        trap_discard,
+        hands,
+        draw,
+        discard,
+        top,
+        exhausted,
+        glued,
+        _first_seat,
+        active,
+        round_,
+        _turn_in_round,
+        steps,
+        wild,
+        _pending,
+        gas_done,
+        finished,
+        results,
+        fields,
+        points,
+    ) = astuple(state)
     return WackyObservation(
-        seat=seat,
-        players=state.players,
-        phase=state.phase,
-        racer_of_seat=state.racer_of_seat,
-        race=state.race,
-        races=state.options.races,
-        tiles=state.tiles,
-        field=state.field,
-        pos=state.pos,
-        stamp=state.stamp,
-        dastardly=state.dastardly,
-        traps=face_down(state.traps),
-        hand=hands[seat] if hands else (),
-        hand_sizes=tuple(map(len, hands)),
-        draw_size=len(state.draw),
-        discard=state.discard,
-        top=state.top,
-        trap_deck_size=len(state.trap_deck),
-        trap_discard=state.trap_discard,
-        exhausted=state.exhausted,
-        glued=state.glued,
-        active=state.active,
-        round=state.round,
-        steps=state.steps,
-        wild=state.wild,
-        gas_done=state.gas_done,
-        finished=state.finished,
-        results=state.results,
-        points=state.points,
-        fields=state.fields,
+        seat,
+        players,
+        phase,
+        racer_of_seat,
+        race,
+        options.races,
+        tiles,
+        field,
+        pos,
+        stamp,
+        dastardly,
+        face_down(traps),
+        hands[seat] if hands else (),
+        tuple(map(len, hands)),
+        len(draw),
+        discard,
+        top,
+        len(trap_deck),
+        trap_discard,
+        exhausted,
+        glued,
+        active,
+        round_,
+        steps,
+        wild,
+        gas_done,
+        finished,
+        results,
+        points,
+        fields,
     )
 
 
