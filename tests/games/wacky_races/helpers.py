@@ -11,6 +11,7 @@ from racedeck.core.model import ENGINE
 from racedeck.core.step import apply
 from racedeck.core.step import fold as core_fold
 from racedeck.games.wacky_races import data
+from racedeck.games.wacky_races.actions import ChooseRacer
 from racedeck.games.wacky_races.events import RacerChosen, RaceSetUp, WackyEvent
 from racedeck.games.wacky_races.options import WackyOptions
 from racedeck.games.wacky_races.rules import WackyRaces
@@ -139,6 +140,14 @@ def engine(state: WackyState, seed: int = 0) -> tuple[list[WackyEvent], WackySta
     """Let the engine act; return its events and the new state."""
     turn = apply(G, state, ENGINE, None, random.Random(seed))
     return turn.events, turn.state
+
+
+def set_up_race(players: int, seed: int, **options: object) -> tuple[list[WackyEvent], WackyState]:
+    """Let ``players`` seats choose racers 0, 1, ... and the engine set the race up."""
+    state = G.initial_state(WackyOptions(**options), players)  # type: ignore[arg-type]
+    for seat in range(players):
+        state = apply(G, state, seat, ChooseRacer(racer=seat), random.Random(0)).state
+    return engine(state, seed)
 
 
 def kinds(events: list[WackyEvent]) -> list[str]:

@@ -230,3 +230,30 @@ def test_advantages_are_refreshed_only_by_the_gas_station_rule() -> None:
         if state.phase != "turn":
             break
     assert state.exhausted[0] & 8
+
+
+def test_four_advantages_usable_at_any_moment_of_the_own_turn() -> None:
+    """Todos los pilotos disponen para vosotros de cuatro ventajas (habilidades) que podéis utilizar en cualquier momento de vuestro turno.
+    Con ellas tendréis la posibilidad de realizar movimientos adicionales y de hacer un poquito la vida imposible al resto de jugadores.
+
+    Every driver has four advantages (abilities) that can be used at any moment during your turn.
+    With them you can make extra moves and make life nearly impossible for the other players.
+    """
+    assert all(len(names) == 4 for names in data.ADVANTAGE_NAMES)
+    move = UseAdvantage(advantage=3)  # Pat Pending's Rocket Booster
+    state = make(players=2, pos=(3, 0, 0, 1, 1, 2), hands=((D, F, P), (D,)))
+    assert move in G.legal_actions(state, 0)  # before any step
+    assert not G.legal_actions(state, 1)  # never in another player's turn
+    _, mid = play(state, PlayStep(cards=(D,)))
+    assert move in G.legal_actions(mid, 0)  # between steps
+    done = make(players=2, pos=(6, 0, 0, 1, 1, 2), hands=((D,), (D,)), steps=3)
+    assert move in G.legal_actions(done, 0)  # after the third step
+    _events, after = play(done, move)
+    assert after.pos[0] == 7 and after.exhausted[0] == 8
+    assert move not in G.legal_actions(replace_turn(after), 0)
+
+
+def replace_turn(state):  # type: ignore[no-untyped-def]
+    from msgspec.structs import replace
+
+    return replace(state, phase="turn", active=0, steps=0)

@@ -145,3 +145,58 @@ def test_a_trap_hit_by_a_racer_pushed_in_another_turn_still_works() -> None:
     assert of(events, TrapSprung)[0].car == 1
     assert after.pos[1] == 3 and after.active == 0 and after.phase == "turn"
     assert EndTurn() in G.legal_actions(after, 0)
+
+
+def test_entering_a_trap_stops_the_racer_and_ends_its_turn() -> None:
+    """- Si un jugador se mueve a una posición que contiene una carta de trampa deberá detenerse y sufrir los efectos de esta, perdiendo el turno.
+
+    - If a player moves to a position that holds a trap card, they must stop there and suffer its effects, losing the turn.
+    """
+    state = make(
+        players=2,
+        racers=(ARMY, PAT),
+        pos=(3, 0, 0, 1, 1, 2),
+        traps={4: TRAP["painted_tunnel"]},
+        round=0,
+    )
+    events, after = play(state, PlayStep(cards=(D,)))
+    assert of(events, TrapSprung)[0].advantage == -1
+    assert after.pos[0] == 4
+    assert of(events, TurnEnded)[0].reason == "trap"
+    assert after.active == 1 and after.traps[4] == -1
+
+
+def test_traps_can_be_ignored_with_certain_advantages() -> None:
+    """Las trampas pueden ignorarse con ciertas ventajas.
+
+    Traps can be ignored with certain advantages.
+    (Published ruling: the cancel is mandatory and exhausts the advantage; the turn goes on.)
+    """
+    state = make(players=2, pos=(3, 0, 0, 1, 1, 2), traps={4: TRAP["painted_tunnel"]}, round=0)
+    events, after = play(state, PlayStep(cards=(D,)))
+    sprung = of(events, TrapSprung)[0]
+    assert sprung.advantage == 0  # Pat Pending's Drill-a-Way
+    assert after.exhausted[0] & 1
+    assert after.phase == "turn" and after.active == 0 and after.pos[0] == 4
+    assert after.traps[4] == -1 and after.trap_discard[TRAP["painted_tunnel"]] == 1
+
+
+def test_the_cancel_is_mandatory_even_when_the_trap_is_mild() -> None:
+    """Published ruling (mandatory cancel): with an unexhausted advantage for that trap, it
+    must be exhausted; the player is not asked."""
+    state = make(players=2, pos=(3, 0, 0, 1, 1, 2), traps={4: TRAP["painted_tunnel"]}, round=0)
+    assert all(
+        not (isinstance(a, UseAdvantage) and a.advantage == 0) for a in G.legal_actions(state, 0)
+    )
+    _, after = play(state, PlayStep(cards=(D,)))
+    assert after.exhausted[0] == 1
+
+
+def test_traps_are_always_discarded() -> None:
+    """Published ruling: the trap is discarded whether it was suffered or cancelled."""
+    for racers, cancelled in (((PAT, ARMY), True), ((ARMY, PAT), False)):
+        state = make(players=2, racers=racers, traps={4: TRAP["painted_tunnel"]}, round=0)
+        _, after = play(state, PlayStep(cards=(D,)))
+        assert after.traps[4] == -1
+        assert after.trap_discard[TRAP["painted_tunnel"]] == 1
+        assert bool(after.exhausted[0] & 1) is cancelled

@@ -8,6 +8,7 @@ from msgspec.structs import replace
 
 from racedeck.core.step import apply
 from racedeck.games.wacky_races.actions import EndTurn
+from racedeck.games.wacky_races.state import WackyObservation
 from tests.games.wacky_races.helpers import (
     ANTS,
     ARMY,
@@ -156,3 +157,44 @@ def test_past_races_fields_are_public_and_sampled_exactly() -> None:
     for seat, view in enumerate(views):
         sample = G.sample_state(view, state.options, seat, random.Random(seat))
         assert sample.fields == (past,) != (state.field,)
+
+
+def test_observe_copies_every_public_field_by_name() -> None:
+    """The observation is built in its own field order from the state's fields read in one
+    go: it equals one built field by field, by name."""
+    state = make(players=3, hands=((D, F), (M, M, P), (P,)), traps={7: TRAP["giant_hammer"]})
+    state = replace(state, results=((3, 0, 1, 2, 4, 5),), fields=(state.field,), points=(6, 4, 3))
+    for seat in range(3):
+        expected = WackyObservation(
+            seat=seat,
+            players=state.players,
+            phase=state.phase,
+            racer_of_seat=state.racer_of_seat,
+            race=state.race,
+            races=state.options.races,
+            tiles=state.tiles,
+            field=state.field,
+            pos=state.pos,
+            stamp=state.stamp,
+            dastardly=state.dastardly,
+            traps=tuple(t >= 0 for t in state.traps),
+            hand=state.hands[seat],
+            hand_sizes=tuple(len(h) for h in state.hands),
+            draw_size=len(state.draw),
+            discard=state.discard,
+            top=state.top,
+            trap_deck_size=len(state.trap_deck),
+            trap_discard=state.trap_discard,
+            exhausted=state.exhausted,
+            glued=state.glued,
+            active=state.active,
+            round=state.round,
+            steps=state.steps,
+            wild=state.wild,
+            gas_done=state.gas_done,
+            finished=state.finished,
+            results=state.results,
+            points=state.points,
+            fields=state.fields,
+        )
+        assert G.observe(state, seat) == expected

@@ -1,0 +1,153 @@
+"""Players' turns: three cards in hand, up to three steps, full positions skipped, the refill.
+
+Each test quotes the rule it pins (Spanish, then English); ``moving.py`` implements them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from racedeck.core.errors import IllegalActionError
+from racedeck.core.step import apply
+from racedeck.games.wacky_races import data
+from racedeck.games.wacky_races.actions import EndTurn, PlayStep
+from racedeck.games.wacky_races.events import (
+    CardsDrawn,
+    TurnEnded,
+)
+from tests.games.wacky_races.helpers import (
+    D,
+    F,
+    G,
+    M,
+    P,
+    make,
+    of,
+    play,
+    set_up_race,
+)
+
+
+def test_players_start_each_turn_with_three_movement_cards() -> None:
+    """Los jugadores comienzan la partida y cada uno de sus turnos con tres cartas de movimiento en la mano.
+    Estas cartas son las necesarias para poder mover a los pilotos a través del circuito.
+
+    Players begin the game, and each of their turns, with three movement cards in hand.
+    These cards are what moves the drivers along the circuit.
+    """
+    events, state = set_up_race(4, 2)
+    assert [len(h) for h in state.hands] == [3, 3, 3, 3]
+    assert len(of(events, CardsDrawn)) == 4
+    assert sum(len(h) for h in state.hands) + len(state.draw) == sum(data.DECK)
+
+
+def test_a_position_holds_two_racers_and_dastardly_takes_no_slot() -> None:
+    """En cada una de las casillas de la Parrilla de salida y en cada una de las fichas de terreno puede haber dos pilotos como mucho:
+    uno situado a la izquierda y otro situado a la derecha.
+    Pierre Nodoyuna y Patán avanzan colocando su figura encima de estas casillas y fichas, no en los laterales.
+
+    Each starting-grid space and each terrain tile can hold at most two drivers:
+    one on the left and one on the right.
+    Dick Dastardly and Muttley advance by standing on top of these spaces and tiles, not on their sides.
+    """
+    state = make(players=2, pos=(3, 5, 4, 0, 1, 2), dastardly=4)
+    _, after = play(state, PlayStep(cards=(D,)))
+    assert after.pos[0] == 4  # one racer and Dastardly there: the right-hand slot is free
+    state = make(players=2, pos=(3, 4, 4, 0, 1, 2))
+    _, after = play(state, PlayStep(cards=(D,)))
+    assert after.pos[0] == 5
+
+
+def test_a_turn_is_at_most_three_steps() -> None:
+    """En su turno, un jugador puede mover a su piloto hasta tres casillas siguiendo estas reglas:
+
+    On their turn a player may move their driver up to three spaces, following these rules:
+    """
+    state = make(players=2, pos=(2, 0, 0, 1, 1, 9), hands=((D, F, P, M, M, M), (D,)))
+    for card in (D, D, F, P):
+        if PlayStep(cards=(card,)) not in G.legal_actions(state, 0):
+            break
+        _, state = play(state, PlayStep(cards=(card,)))
+    state = make(players=2, pos=(2, 0, 0, 1, 1, 9), hands=((D, D, F, P), (D,)))
+    _, state = play(state, PlayStep(cards=(D,)))  # 2 -> 3, Desert
+    _, state = play(state, PlayStep(cards=(D,)))  # 3 -> 4, Forest
+    _, state = play(state, PlayStep(cards=(F,)))  # 4 -> 5
+    assert state.steps == 3 and state.pos[0] == 5
+    assert state.phase == "turn" or state.active != 0
+    assert not [a for a in G.legal_actions(state, 0) if isinstance(a, PlayStep)]
+
+
+def test_the_first_step_takes_any_card() -> None:
+    """- Para realizar el primer movimiento y avanzar una posición el jugador puede gastar cualquier carta de movimiento.
+
+    - To make the first move and advance one position, the player may spend any movement card.
+    """
+    state = make(players=2, pos=(3, 0, 0, 1, 1, 2), hands=((F, P, M), (D,)))
+    steps = [a for a in G.legal_actions(state, 0) if isinstance(a, PlayStep)]
+    assert steps == [PlayStep(cards=(F,)), PlayStep(cards=(P,)), PlayStep(cards=(M,))]
+    _, after = play(state, PlayStep(cards=(M,)))
+    assert after.pos[0] == 4 and after.top == M and M not in after.hands[0]
+
+
+def test_the_second_step_needs_the_terrain_of_the_tile_the_racer_is_on() -> None:
+    """- Para realizar un segundo paso el jugador debe gastar una carta de movimiento correspondiente al tipo de terreno sobre el que se encuentre actualmente su miniatura.
+
+    - To make a second step the player must spend a movement card matching the terrain type of the tile the miniature is currently on.
+    """
+    state = make(players=2, pos=(2, 0, 0, 1, 1, 9), hands=((P, F, M), (D,)))
+    _, state = play(state, PlayStep(cards=(P,)))  # onto position 3, a Desert tile
+    assert not [a for a in G.legal_actions(state, 0) if isinstance(a, PlayStep)]
+    with pytest.raises(IllegalActionError, match="terrain"):
+        apply(G, state, 0, PlayStep(cards=(F,)), random.Random(0))
+    state = make(players=2, pos=(3, 0, 0, 1, 1, 9), hands=((M, F, P), (D,)), steps=1)
+    assert [a for a in G.legal_actions(state, 0) if isinstance(a, PlayStep)] == []
+    state = make(players=2, pos=(4, 0, 0, 1, 1, 9), hands=((M, F, P), (D,)), steps=1)
+    assert [a for a in G.legal_actions(state, 0) if isinstance(a, PlayStep)] == [
+        PlayStep(cards=(F,))
+    ]
+
+
+def test_the_third_step_needs_the_terrain_of_the_tile_too() -> None:
+    """- Para realizar un tercer y último paso el jugador debe gastar una carta de movimiento igual al tipo de terreno sobre el que se encuentre actualmente su miniatura (igual que en el segundo paso, vaya).
+
+    - To make a third and last step the player must spend a movement card equal to the terrain type of the tile the miniature is currently on (same as the second step).
+    """
+    state = make(players=2, pos=(5, 0, 0, 1, 1, 9), hands=((P, F, M), (D,)), steps=2)
+    assert [a for a in G.legal_actions(state, 0) if isinstance(a, PlayStep)] == [
+        PlayStep(cards=(P,))
+    ]
+    _, after = play(state, PlayStep(cards=(P,)))
+    assert after.pos[0] == 6
+
+
+def test_non_terrain_positions_take_any_card_for_later_steps() -> None:
+    """Gap decision: on the grid, the gas station and the special tiles any card matches."""
+    state = make(players=2, pos=(1, 0, 0, 1, 2, 9), hands=((P, F, M), (D,)), steps=1)
+    assert len([a for a in G.legal_actions(state, 0) if isinstance(a, PlayStep)]) == 3
+
+
+def test_full_positions_are_skipped() -> None:
+    """- Si un jugador se desplaza a una posición en la que ya hay dos pilotos saltará a la siguiente que esté vacía o que contenga un único piloto.
+
+    - If a player moves to a position that already holds two drivers, they jump to the next position that is empty or holds a single driver.
+    """
+    state = make(players=2, pos=(3, 4, 4, 5, 5, 6), hands=((D, F, P), (D,)))
+    _, after = play(state, PlayStep(cards=(D,)))
+    assert after.pos[0] == 6  # 4 and 5 are full; 6 holds one racer
+
+
+def test_refill_to_three_after_moving() -> None:
+    """Una vez un jugador ha movido a su piloto, debe robar cartas de movimiento del mazo correspondiente hasta tener un mínimo de tres.
+
+    Once a player has moved their driver, they must draw movement cards from the deck until they hold at least three.
+    """
+    state = make(players=2, hands=((D, F, P), (D,)), round=0)
+    _, state = play(state, PlayStep(cards=(D,)))
+    events, after = play(state, EndTurn())
+    assert of(events, TurnEnded)[0].drawn == (M,)  # the draw pile's last card
+    assert len(after.hands[0]) == 3 and len(after.draw) == len(state.draw) - 1
+    big = make(players=2, hands=((D, F, P, M, M), (D,)), round=0)
+    events, after = play(big, EndTurn())
+    assert of(events, TurnEnded)[0].drawn == () and len(after.hands[0]) == 5  # no hand limit
