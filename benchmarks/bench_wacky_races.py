@@ -10,7 +10,7 @@ _runs = GameRuns("wacky-races", {}, players=6, matches=200)
 
 def benchmarks() -> list[Benchmark]:
     return [
-        Benchmark("wacky-races: 6-racer races, random bots, no logs", "races", _runs.matches, 500),
+        Benchmark("wacky-races: 6-racer races, random bots, no logs", "races", _runs.matches, 1000),
         Benchmark("wacky-races: decisions, random bots, no logs", "decisions", _runs.decisions),
         Benchmark(
             "wacky-races: 6-racer races, random bots, writing logs",
