@@ -18,7 +18,7 @@ pit deck follows by itself; with an empty pit deck there is nothing to draw.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
@@ -66,15 +66,15 @@ def card_discarded(state: Famous500State, event: CardDiscarded) -> Famous500Stat
     other = 1 - seat
     known = pair(state.opponent_known, other, remove(state.opponent_known[other], event.card))
     maybe = pair(state.opponent_maybe, other, remove(state.opponent_maybe[other], event.card))
-    fields = {
-        "hands": pair(state.hands, seat, remove(state.hands[seat], event.card)),
-        "discards": (*state.discards, (seat, event.card)),
-        "opponent_known": known,
-        "opponent_maybe": maybe,
-    }
-    if state.pit_deck:
-        return replace(state, phase="lap_draw", **fields)
-    return start_next_lap(state, fields)
+    state = replace(
+        state,
+        hands=pair(state.hands, seat, remove(state.hands[seat], event.card)),
+        discards=(*state.discards, (seat, event.card)),
+        opponent_known=known,
+        opponent_maybe=maybe,
+        phase="lap_draw",
+    )
+    return state if state.pit_deck else start_next_lap(state)
 
 
 def draw(turn: RaceTurn) -> None:
@@ -85,9 +85,9 @@ def draw(turn: RaceTurn) -> None:
 
 def lap_card_drawn(state: Famous500State, event: CardDrawn) -> Famous500State:
     """Fold the trailing driver's draw; the new lap starts."""
-    return start_next_lap(state, draw_from_pit_deck(state, event))
+    return start_next_lap(draw_from_pit_deck(state, event, "choose"))
 
 
-def start_next_lap(state: Famous500State, fields: dict[str, Any]) -> Famous500State:
-    """Return ``state`` with ``fields`` and both pennies on the first section of the next lap."""
-    return replace(state, lap=state.lap + 1, section=0, trailing=-1, phase="choose", **fields)
+def start_next_lap(state: Famous500State) -> Famous500State:
+    """Return ``state`` with both pennies on the first section of the next lap."""
+    return replace(state, lap=state.lap + 1, section=0, trailing=-1, phase="choose")

@@ -20,14 +20,14 @@ the draw from its top lives here too: ``draw_from_pit_deck``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
 from racedeck.games.famous500.actions import FalseStart, Famous500Action, KeepCards
 from racedeck.games.famous500.events import CardDrawn, Dealt, StartChosen
 from racedeck.games.famous500.hands import SEATS, add, pair, remove
-from racedeck.games.famous500.state import Famous500State
+from racedeck.games.famous500.state import Famous500State, Phase
 
 if TYPE_CHECKING:
     from racedeck.games.famous500.hands import RaceTurn
@@ -105,8 +105,8 @@ def why_no_false_start(state: Famous500State, seat: int) -> str:
 
 
 # The pit deck ----------------------------------------------------------------------------
-def draw_from_pit_deck(state: Famous500State, event: CardDrawn) -> dict[str, Any]:
-    """Return the fields of a draw from the top of the pit deck.
+def draw_from_pit_deck(state: Famous500State, event: CardDrawn, phase: Phase) -> Famous500State:
+    """Return the state after a draw from the top of the pit deck, in ``phase`` next.
 
     The drawer's opponent learns the card when it put it there itself; a card the drawer
     half-knew its opponent held (``opponent_maybe``) is now in the drawer's own hand.
@@ -119,10 +119,12 @@ def draw_from_pit_deck(state: Famous500State, event: CardDrawn) -> dict[str, Any
     maybe = state.opponent_maybe
     if event.card in maybe[seat]:
         maybe = pair(maybe, seat, remove(maybe[seat], event.card))
-    return {
-        "hands": pair(state.hands, seat, add(state.hands[seat], event.card)),
-        "pit_deck": state.pit_deck[1:],
-        "deck_known": state.deck_known[1:],
-        "opponent_known": known,
-        "opponent_maybe": maybe,
-    }
+    return replace(
+        state,
+        hands=pair(state.hands, seat, add(state.hands[seat], event.card)),
+        pit_deck=state.pit_deck[1:],
+        deck_known=state.deck_known[1:],
+        opponent_known=known,
+        opponent_maybe=maybe,
+        phase=phase,
+    )

@@ -24,7 +24,6 @@ from msgspec.structs import replace
 from racedeck.core.model import Result
 from racedeck.games.famous500.data import COLUMNS
 from racedeck.games.famous500.events import RaceFinished
-from racedeck.games.famous500.hands import SEATS
 from racedeck.games.famous500.state import Car, Famous500State
 from racedeck.games.famous500.swapping_cards import swapped
 
@@ -41,7 +40,7 @@ def out_of_the_race(
     state: Famous500State, cars: tuple[Car, ...], points: tuple[int, ...]
 ) -> Famous500State:
     """Return the state after a reveal that put a car below zero: swap, then the finish."""
-    return swapped(state, points, cars=cars, phase="finish")
+    return swapped(state, points, cars, state.section, state.trailing, "finish")
 
 
 def winner(state: Famous500State) -> tuple[int, str]:
@@ -79,12 +78,11 @@ def race_finished(state: Famous500State, event: RaceFinished) -> Famous500State:
 def result(state: Famous500State) -> Result:
     """Rank the winner first; scores are Speed points."""
     won = state.winner
-    speed = (state.cars[0][3], state.cars[1][3])
+    (t0, f0, e0, s0), (t1, f1, e1, s1) = state.cars
     ranks = (1, 1) if won < 0 else (1, 2) if won == 0 else (2, 1)
     summary = (
         f"winner: seat {won} ({state.reason})" if won >= 0 else "no winner yet",
-        f"speed points: seat 0 {speed[0]}, seat 1 {speed[1]}",
-        "cars (tires/fuel/engine/speed): "
-        + ", ".join(f"seat {s} {'/'.join(map(str, state.cars[s]))}" for s in SEATS),
+        f"speed points: seat 0 {s0}, seat 1 {s1}",
+        f"cars (tires/fuel/engine/speed): seat 0 {t0}/{f0}/{e0}/{s0}, seat 1 {t1}/{f1}/{e1}/{s1}",
     )
-    return Result(ranks=ranks, scores=speed, unit="speed points", summary=summary)
+    return Result(ranks=ranks, scores=(s0, s1), unit="speed points", summary=summary)

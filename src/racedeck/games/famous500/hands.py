@@ -7,6 +7,7 @@ pairs, seat 0 first.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -24,8 +25,9 @@ T = TypeVar("T")
 
 
 def add(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    """Return ``hand`` with ``card`` in it, still sorted."""
-    return tuple(sorted((*hand, card)))
+    """Return the sorted ``hand`` with ``card`` in it, still sorted."""
+    i = bisect_left(hand, card)
+    return (*hand[:i], card, *hand[i:])
 
 
 def remove(hand: tuple[int, ...], card: int) -> tuple[int, ...]:

@@ -143,7 +143,7 @@ def draw(turn: RaceTurn) -> None:
 
 def pit_card_drawn(state: Famous500State, event: CardDrawn) -> Famous500State:
     """Fold the pitting driver's draw; it returns a card next."""
-    return replace(state, phase="pit_return", **draw_from_pit_deck(state, event))
+    return draw_from_pit_deck(state, event, "pit_return")
 
 
 @functools.cache

@@ -29,7 +29,7 @@ from msgspec.structs import replace
 from racedeck.games.famous500 import finishing_the_race, making_a_pit_stop, swapping_cards
 from racedeck.games.famous500.actions import Famous500Action, PitStop, Race
 from racedeck.games.famous500.events import CardLaid, SectionRevealed
-from racedeck.games.famous500.hands import SEATS, pair, remove
+from racedeck.games.famous500.hands import SEATS, remove
 from racedeck.games.famous500.state import Famous500State
 
 if TYPE_CHECKING:
@@ -61,14 +61,18 @@ def lay_card(turn: RaceTurn, seat: int, action: Race | PitStop) -> None:
 
 def card_laid(state: Famous500State, event: CardLaid) -> Famous500State:
     """Fold a card laid face down; with both cards down it is time to reveal."""
-    seat = event.seat
-    laid = pair(state.laid, seat, event.card)
+    card = event.card
+    (h0, h1), (l0, l1), (p0, p1) = state.hands, state.laid, state.pits
+    if event.seat == 0:
+        h0, l0, p0 = remove(h0, card), card, event.pit
+    else:
+        h1, l1, p1 = remove(h1, card), card, event.pit
     return replace(
         state,
-        hands=pair(state.hands, seat, remove(state.hands[seat], event.card)),
-        laid=laid,
-        pits=pair(state.pits, seat, event.pit),
-        phase="reveal" if laid[0] and laid[1] else "choose",
+        hands=(h0, h1),
+        laid=(l0, l1),
+        pits=(p0, p1),
+        phase="reveal" if l0 and l1 else "choose",
     )
 
 
