@@ -217,19 +217,32 @@ def card_value(
 ) -> float:
     """Return 2 x the chance of winning with ``card`` minus what its ``cost`` is worth.
 
-    A card that would put the car below zero is worth ``INFEASIBLE`` less that cost.
+    A card that would put the car below zero is worth ``INFEASIBLE`` less that cost (of
+    the first column it breaks). A column point is worth its price once the column is
+    short of the stint's need: the penalty is what the card makes shorter.
     """
+    # Spelled out per column (this runs for every card at every step of a playout);
+    # ``x if x > 0.0 else 0.0`` is max(0.0, x), summed in the same order as a loop would.
+    t, f, e = cost
+    if car[0] - t < 0:
+        return INFEASIBLE - t
+    if car[1] - f < 0:
+        return INFEASIBLE - f
+    if car[2] - e < 0:
+        return INFEASIBLE - e
     penalty = 0.0
-    for c in range(3):
-        if car[c] - cost[c] < 0:
-            return INFEASIBLE - cost[c]
-        # max(0.0, x), spelled out: this runs for every card at every step of a playout.
-        before = -spare[c]
-        short_before = before if before > 0.0 else 0.0
-        after = cost[c] - spare[c]
-        short_after = after if after > 0.0 else 0.0
-        penalty += (short_after - short_before) * price[c]
-    win = sum([p for c, p in odds if c < card])
+    for pay, left, rate in (
+        (t, spare[0], price[0]),
+        (f, spare[1], price[1]),
+        (e, spare[2], price[2]),
+    ):
+        before = -left
+        after = pay - left
+        penalty += ((after if after > 0.0 else 0.0) - (before if before > 0.0 else 0.0)) * rate
+    win: float = 0
+    for c, p in odds:
+        if c < card:
+            win += p
     return 2.0 * win - penalty
 
 
@@ -275,15 +288,19 @@ class Famous500Heuristic(Bot):
         # The cards this driver can place. Speeds are positive, so the zeros of an unknown
         # pit deck card or of no card laid place nothing.
         seen = {*obs.hand, *known, obs.laid, *obs.pit_deck_known}
-        seen.update([c for _s, c in obs.discards])
+        for _seat, card in obs.discards:
+            seen.add(card)
         unknown = [c for c in obs.setup.speeds if c not in seen]
         size = obs.hand_sizes[1 - obs.seat] + (1 if obs.opponent_laid else 0)
-        size = max(size, 1)
-        odds = [(c, 1.0 / size) for c in known]
-        rest = max(size - len(known), 0)
-        if unknown and rest:
+        if size < 1:
+            size = 1
+        chance = 1.0 / size
+        odds = [(c, chance) for c in known]
+        rest = size - len(known)
+        if unknown and rest > 0:
             share = rest / size / len(unknown)
-            odds.extend([(c, share) for c in unknown])
+            for c in unknown:
+                odds.append((c, share))
         return odds
 
     def _choose(self, obs: Famous500Observation, legal: Sequence[Action]) -> Action:
@@ -291,8 +308,13 @@ class Famous500Heuristic(Bot):
 
         A card is worth 2 x its chance of winning, less its cost at the column prices.
         """
-        races = [a for a in legal if isinstance(a, Race)]
-        pits = [a for a in legal if isinstance(a, PitStop)]
+        races: list[Race] = []
+        pits: list[PitStop] = []
+        for action in legal:
+            if isinstance(action, Race):
+                races.append(action)
+            elif isinstance(action, PitStop):
+                pits.append(action)
         setup, lap, section = obs.setup, obs.lap, obs.section
         car = obs.cars[obs.seat]
         assert car is not None
