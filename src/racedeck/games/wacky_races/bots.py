@@ -56,7 +56,7 @@ def _target(others: tuple[int, ...], p: int) -> int:
 class _Planner:
     """Scores the card steps a racer can still take this turn."""
 
-    __slots__ = ("others", "start", "tiles", "traps")
+    __slots__ = ("landings", "others", "start", "tiles", "traps")
 
     def __init__(self, obs: WackyObservation, others: tuple[int, ...]) -> None:
         self.tiles = obs.tiles
@@ -64,6 +64,9 @@ class _Planner:
         self.start = obs.pos[obs.seat]
         self.others = others
         """The other racers' positions (they stay put while the racer plans)."""
+        self.landings: dict[int, tuple[int, float | None]] = {}
+        """Per position stepped from: where the step lands, and what the plan is worth if
+        it must end there (None: it goes on). Every branch of a plan steps the same way."""
 
     def best(self, p: int, steps: int, hand: tuple[int, ...], wild: bool) -> float:
         """Return the best value reachable from here, ending the turn when it is best."""
@@ -71,7 +74,9 @@ class _Planner:
         if steps >= data.MAX_STEPS:
             return value
         for cards in self.options(p, steps, hand, wild):
-            value = max(value, self.step_value(p, steps, hand, wild, cards))
+            step = self.step_value(p, steps, hand, wild, cards)
+            if step > value:
+                value = step
         return value
 
     def options(
@@ -79,28 +84,38 @@ class _Planner:
     ) -> list[tuple[int, ...]]:
         """Return the card sets that pay for a step from ``p``, one per kind of step."""
         tile = self.tiles[p]
-        kinds = sorted(set(hand))
         if tile == SWAMP:
-            pairs: list[tuple[int, ...]] = [(c, c) for c in kinds if hand.count(c) >= 2]
+            pairs: list[tuple[int, ...]] = [(c, c) for c in sorted(set(hand)) if hand.count(c) >= 2]
             return pairs or ([tuple(sorted(hand)[:3])] if len(hand) >= 3 else [])
         terrain = data.terrain_of(tile)
         if steps == 0 or wild or terrain < 0:
-            return [(c,) for c in kinds]
+            return [(c,) for c in sorted(set(hand))]
         return [(terrain,)] if terrain in hand else []
+
+    def landing(self, p: int) -> tuple[int, float | None]:
+        """Return where a step from ``p`` lands, and the plan's value if it ends there."""
+        known = self.landings.get(p)
+        if known is None:
+            t = _target(self.others, p)
+            ends: float | None = None
+            if t >= FINISH:
+                ends = FINISH_VALUE
+            elif self.traps[t]:
+                ends = t - self.start - TRAP_COST
+            elif self.tiles[t] == CROSSROADS:
+                back = [q for q in self.others if q < t]
+                if back:
+                    ends = min(back) - self.start  # the last racer would swap it back
+            known = self.landings[p] = (t, ends)
+        return known
 
     def step_value(
         self, p: int, steps: int, hand: tuple[int, ...], wild: bool, cards: tuple[int, ...]
     ) -> float:
         """Return the value of stepping from ``p`` with ``cards``, then planning on."""
-        t = _target(self.others, p)
-        if t >= FINISH:
-            return FINISH_VALUE
-        if self.traps[t]:
-            return t - self.start - TRAP_COST
-        if self.tiles[t] == CROSSROADS:
-            back = [q for q in self.others if q < t]
-            if back:
-                return min(back) - self.start
+        t, ends = self.landing(p)
+        if ends is not None:
+            return ends
         rest = list(hand)
         for c in cards:
             rest.remove(c)
@@ -148,7 +163,7 @@ class WackyHeuristic(Bot):
         traps = obs.traps
         hand_sizes = obs.hand_sizes
 
-        ahead = _target(others, p)
+        ahead = planner.landing(p)[0]
         # Clear a trap right in front before stepping into it.
         for a in uses.get("remove_trap", _NO_USES):
             if a.target == ahead and (steps or "move" in uses):

@@ -186,10 +186,10 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
         nothing (see ``moving.after_turn``): the events are the same either way.
         """
         if actor == ENGINE:
-            _engine(Resolution(turn, queue=False))
+            _engine(Resolution(turn, False))
             return
         # The core hands over its own copy of a legal action: its type is exact.
-        r = Resolution(turn, queue=True)
+        r = Resolution(turn, True)
         if type(action) is PlayStep:
             moving.play_step(r, actor, action.cards)
         elif type(action) is UseAdvantage:
