@@ -33,3 +33,4 @@ class EndTurn(Action, frozen=True, gc=False, tag="end_turn"):
 
 
 WackyAction = ChooseRacer | PlayStep | UseAdvantage | EndTurn
+"""Every choice a Wacky Races seat can make."""

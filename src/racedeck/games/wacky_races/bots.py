@@ -28,6 +28,7 @@ from racedeck.games.wacky_races.state import WackyObservation
 TRAP_COST = 0.8
 """What stepping onto a face-down trap is worth less than the position it gains."""
 FINISH_VALUE = 100.0
+"""What a plan that reaches the finish is worth: more than any distance."""
 RACER_PREFERENCE = (
     "pat_pending",
     "peter_perfect",

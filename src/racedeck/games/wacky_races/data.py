@@ -18,6 +18,7 @@ from racedeck.core.data import Source, Tagged, TaggedList
 from racedeck.core.errors import DataError
 
 TrapEffect = Literal["lose_turn", "switcheroo", "back", "swat", "magnet", "glue", "hammer"]
+"""What a kind of trap does to the racer that suffers it (see ``traps``)."""
 AdvantageEffect = Literal[
     "cancel",
     "move",
@@ -30,7 +31,9 @@ AdvantageEffect = Literal[
     "wild",
     "sawtooth",
 ]
+"""What an advantage does (see ``advantages``)."""
 SPECIAL_KEYS = ("swamp", "level_crossing", "crossroads", "acme_laboratory")
+"""The special tiles of stage two, in tile-code order."""
 
 
 class Terrain(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -180,24 +183,40 @@ def _check(data: WackyData, origin: str) -> None:
 
 
 DATA = load(resources.files(__package__).joinpath("data/wacky_races.json").read_bytes())
+"""The checked data file."""
 
 TERRAINS: tuple[str, ...] = tuple(t.name for t in DATA.terrains)
+"""The four terrains' names, by terrain (a movement card is its terrain's index)."""
 DECK: tuple[int, ...] = tuple(DATA.movement_deck.copies)
+"""How many movement cards of each terrain the deck holds."""
 HAND_SIZE: int = DATA.hand_size.value
+"""The cards a player holds at the start of each turn (three)."""
 MAX_STEPS: int = DATA.max_steps.value
+"""The steps a racer takes with cards in a turn at most (three)."""
 SLOTS: int = DATA.slots_per_position.value
+"""The racers a position holds at most (two; the finish holds any number)."""
 FIELD_SIZE: int = DATA.field_size.value
+"""The racers of a race, neutral racers filling the players' field up to it."""
 POINTS: tuple[int, ...] = tuple(DATA.championship_points.values)
+"""Championship points by place, first to last."""
 
 # Tile codes: 0-3 are the terrains, then these.
 GRID = 4
+"""Tile code of a starting-grid position."""
 GAS_STATION = 5
+"""Tile code of the gas station."""
 FINISH_LINE = 6
+"""Tile code of the finish."""
 SWAMP = 7
+"""Tile code of the Swamp."""
 LEVEL_CROSSING = 8
+"""Tile code of the Level Crossing."""
 CROSSROADS = 9
+"""Tile code of the Crossroads."""
 ACME_LABORATORY = 10
+"""Tile code of the A.C.M.E. Laboratory."""
 SPECIAL_TILES: tuple[int, ...] = (SWAMP, LEVEL_CROSSING, CROSSROADS, ACME_LABORATORY)
+"""The tile codes of the special tiles, in ``SPECIAL_KEYS`` order."""
 TILE_NAMES: tuple[str, ...] = (
     *TERRAINS,
     "Starting Grid",
@@ -205,32 +224,48 @@ TILE_NAMES: tuple[str, ...] = (
     "Finish",
     *(s.name for s in DATA.specials),
 )
+"""Each tile code's name."""
 
 GRID_POSITIONS: int = DATA.circuit.grid_positions.value
+"""How many positions the starting grid has (position 0 is its back)."""
 STAGE_ONE: int = DATA.circuit.stage_one_tiles.value
+"""How many tiles stage one holds."""
 STAGE_TWO: int = DATA.circuit.stage_two_tiles.value
+"""How many tiles stage two holds, its special tile included."""
 GAS: int = GRID_POSITIONS + STAGE_ONE
 """The gas station's position."""
 FINISH: int = GAS + 1 + STAGE_TWO
 """The finish's position, the last of the circuit."""
 POSITIONS: int = FINISH + 1
+"""How many positions the circuit has, grid to finish."""
 STAGE_ONE_COPIES: tuple[int, ...] = tuple(DATA.circuit.stage_one_terrain_copies.copies)
+"""Stage one's terrain tiles, per terrain."""
 STAGE_TWO_COPIES: tuple[int, ...] = tuple(DATA.circuit.stage_two_terrain_copies.copies)
+"""Stage two's terrain tiles, per terrain (the special tile apart)."""
 
 TRAP_KEYS: tuple[str, ...] = tuple(t.key for t in DATA.traps)
+"""Each kind of trap's key, by trap index."""
 TRAP_NAMES: tuple[str, ...] = tuple(t.name for t in DATA.traps)
+"""Each kind of trap's name."""
 TRAP_EFFECTS: tuple[str, ...] = tuple(t.effect for t in DATA.traps)
+"""Each kind of trap's effect."""
 TRAP_AMOUNTS: tuple[int, ...] = tuple(t.amount for t in DATA.traps)
+"""The number each kind of trap's effect uses (positions back, for instance)."""
 TRAP_COPIES: tuple[int, ...] = tuple(t.copies for t in DATA.traps)
+"""How many cards of each kind of trap the trap deck holds."""
 
 RACER_KEYS: tuple[str, ...] = tuple(r.key for r in DATA.racers)
+"""Each racer's key, by racer index."""
 RACER_NAMES: tuple[str, ...] = tuple(r.name for r in DATA.racers)
+"""Each racer's name."""
 ADVANTAGE_NAMES: tuple[tuple[str, ...], ...] = tuple(
     tuple(a.name for a in r.advantages) for r in DATA.racers
 )
+"""Per racer, its four advantages' names in sheet order."""
 ADVANTAGE_EFFECTS: tuple[tuple[str, ...], ...] = tuple(
     tuple(a.effect for a in r.advantages) for r in DATA.racers
 )
+"""Per racer, its four advantages' effects in sheet order."""
 CANCELS: tuple[tuple[int, ...], ...] = tuple(
     tuple(TRAP_KEYS.index(a.trap) if a.effect == "cancel" else -1 for a in r.advantages)
     for r in DATA.racers

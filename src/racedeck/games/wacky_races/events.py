@@ -243,3 +243,4 @@ WackyEvent = (
     | NeutralCardDrawn
     | RaceEnded
 )
+"""Every event of a Wacky Races match: the union ``evolve`` folds."""

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from racedeck.games.wacky_races.resolution import Resolution
 
 END_TURN = EndTurn()
+"""Ending the turn (actions are values, made once)."""
 ONE_CARD = tuple(PlayStep(cards=(t,)) for t in range(len(data.TERRAINS)))
 """``ONE_CARD[t]``: a step paid with one card of terrain ``t`` (actions are values, made once)."""
 MATCHING = tuple((step,) for step in ONE_CARD)

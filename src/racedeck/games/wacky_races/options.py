@@ -7,6 +7,7 @@ from typing import Literal
 from racedeck.core.model import Options
 
 SpecialChoice = Literal["random", "swamp", "level_crossing", "crossroads", "acme_laboratory"]
+"""The ``special_tile`` option: drawn at random, or one of the four."""
 
 
 class WackyOptions(Options, frozen=True):

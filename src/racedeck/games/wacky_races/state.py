@@ -10,6 +10,7 @@ from racedeck.core.model import Observation
 from racedeck.games.wacky_races.options import WackyOptions
 
 Phase = Literal["choose", "setup", "turn", "after_turn", "race_end", "over"]
+"""Where a match stands: choosing racers, a race's set-up, a turn, a turn's or race's end."""
 Task = tuple[str, int, int]
 """Chance work the engine owes: (kind, seat, target)."""
 

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import TypeVar
 
 T = TypeVar("T")
+"""The items' type."""
 
 
 def set_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
