@@ -75,7 +75,7 @@ class _Planner:
         if steps >= data.MAX_STEPS:
             return value
         for cards in self.options(p, steps, hand, wild):
-            step = self.step_value(p, steps, hand, wild, cards)
+            step = self.step_value(p, steps, hand, cards)
             if step > value:
                 value = step
         return value
@@ -111,7 +111,7 @@ class _Planner:
         return known
 
     def step_value(
-        self, p: int, steps: int, hand: tuple[int, ...], wild: bool, cards: tuple[int, ...]
+        self, p: int, steps: int, hand: tuple[int, ...], cards: tuple[int, ...]
     ) -> float:
         """Return the value of stepping from ``p`` with ``cards``, then planning on."""
         t, ends = self.landing(p)
@@ -179,7 +179,7 @@ class WackyHeuristic(Bot):
         best_step: PlayStep | None = None
         best_value = planner.rest_value(p, hand)
         for step in steps:
-            value = planner.step_value(p, obs.steps, hand, obs.wild, step.cards)
+            value = planner.step_value(p, obs.steps, hand, step.cards)
             if value > best_value + 1e-9:
                 best_step, best_value = step, value
         if best_step is not None:
