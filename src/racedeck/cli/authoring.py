@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from racedeck.bots.check import check_program
+from racedeck.bots.named import COMMAND_PREFIX
 from racedeck.bots.scaffold import module_name, write_package
 from racedeck.bots.subprocess_bot import DEFAULT_TIME_LIMIT
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
@@ -35,7 +36,11 @@ GameOption = Annotated[
 @bot_app.command("check")
 def check(
     command: Annotated[
-        str, typer.Argument(help='The program to run, quoted as one argument: "node bot.js".')
+        str,
+        typer.Argument(
+            help='The program, quoted as one argument: "node bot.js", "cmd:node bot.js"'
+            " (as --seat names it) or a path to an executable."
+        ),
     ],
     game: GameOption,
     matches: Annotated[int, typer.Option(min=1, help="How many matches to play.")] = 3,
@@ -47,6 +52,8 @@ def check(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Play a few matches with a program and report every protocol violation it makes."""
+    if command.startswith(COMMAND_PREFIX):
+        command = command[len(COMMAND_PREFIX) :]
     try:
         argv = shlex.split(command)
     except ValueError as exc:

@@ -58,9 +58,9 @@ def fork(
     seed: Annotated[
         int | None, typer.Option(help="The seed from the fork on (default: the parent's).")
     ] = None,
-    out: Annotated[
+    log_out: Annotated[
         Path | None,
-        typer.Option("--out", "-O", help="Where to write the fork (default: beside LOG)."),
+        typer.Option("--log", help="Where to write the fork's log (default: beside LOG)."),
     ] = None,
     verify: Annotated[
         bool,
@@ -77,9 +77,9 @@ def fork(
 
     reg = registry(plugins_dir)
     if verify:
-        if at is not None or seat or seed is not None or out is not None:
+        if at is not None or seat or seed is not None or log_out is not None:
             raise UsageError(
-                "--verify checks an existing fork; drop --at, --seat, --seed and --out"
+                "--verify checks an existing fork; drop --at, --seat, --seed and --log"
             )
         replay = verify_fork(reg, log, parent)
         assert replay.header.fork is not None
@@ -102,7 +102,7 @@ def fork(
         raise UsageError("--parent goes with --verify")
     if at is None:
         raise UsageError("fork needs --at N, the last event kept from LOG")
-    target = out or log.with_name(f"{log.stem}.fork{at}{log.suffix or '.jsonl'}")
+    target = log_out or log.with_name(f"{log.stem}.fork{at}{log.suffix or '.jsonl'}")
     forked = fork_log(reg, log, at, target, bots=seat, seed=seed)
     result = forked.outcome.result
     if json:
@@ -157,7 +157,7 @@ def step(
 
 def html(
     log: LogArg,
-    out: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write.")],
+    out: Annotated[Path, typer.Option("--out", help="The HTML file to write.")],
     seat: Annotated[
         list[int] | None,
         typer.Option(
@@ -181,7 +181,7 @@ def html(
 def chart(
     log: LogArg,
     out: Annotated[
-        Path, typer.Option("--out", "-o", help="The chart to write: PATH.svg, or PATH.png.")
+        Path, typer.Option("--out", help="The chart to write: PATH.svg, or PATH.png.")
     ],
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,

@@ -69,6 +69,39 @@ BotFactory = Callable[[], Bot]
 
 
 @dataclass(frozen=True)
+class BotParameter:
+    """A parameter a bot takes where it is named: ``ismcts:simulations=500``.
+
+    Its type is the type of its ``default`` (int, float, bool or str); ``choices`` lists
+    the values a text parameter may take (any, when empty).
+    """
+
+    name: str
+    default: int | float | bool | str
+    description: str = ""
+    choices: tuple[str, ...] = ()
+
+    @property
+    def type_name(self) -> str:
+        """Return ``int``, ``float``, ``bool`` or ``str``."""
+        return type(self.default).__name__
+
+    def to_json(self) -> dict[str, Any]:
+        """Return a JSON-ready description of this parameter."""
+        return {
+            "name": self.name,
+            "type": self.type_name,
+            "default": self.default,
+            "choices": list(self.choices) or None,
+            "description": self.description,
+        }
+
+
+BotConfigurer = Callable[[dict[str, Any]], BotFactory]
+"""Given the parameters a bot was named with, makes the factory of bots so configured."""
+
+
+@dataclass(frozen=True)
 class BotSpec:
     """A registered bot: its name, what makes it, and which games it plays.
 
@@ -86,6 +119,10 @@ class BotSpec:
     games: tuple[str, ...] | None = None
     time_limit: float | None = None
     reproducible: bool = True
+    parameters: tuple[BotParameter, ...] = ()
+    """What ``name:key=value,...`` may set; see ``racedeck.bots.named``."""
+    configure: BotConfigurer | None = None
+    """Makes the factory for given parameter values; needed when ``parameters`` is set."""
 
     def plays(self, game: str) -> bool:
         """Return True when this bot can take a seat in ``game``."""
@@ -99,4 +136,5 @@ class BotSpec:
             "games": list(self.games) if self.games is not None else None,
             "description": self.description,
             "reproducible": self.reproducible,
+            "parameters": [parameter.to_json() for parameter in self.parameters],
         }
