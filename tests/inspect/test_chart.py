@@ -110,6 +110,6 @@ def test_chart_output_is_byte_identical_for_the_same_log(
 def test_chart_refuses_another_format_and_writes_nothing(
     game_logs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["chart", str(game_logs["lacorsa"]), "-o", str(tmp_path / "c.jpg")]) == 2
+    assert main(["chart", str(game_logs["lacorsa"]), "--out", str(tmp_path / "c.jpg")]) == 2
     assert ".svg or .png" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())

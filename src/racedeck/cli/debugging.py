@@ -12,6 +12,13 @@ from typing import Annotated
 import typer
 
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
+from racedeck.cli.contract import (
+    ChartOutput,
+    DiffOutput,
+    ForkOutput,
+    ForkVerifyOutput,
+    HtmlOutput,
+)
 from racedeck.core.errors import UsageError
 from racedeck.core.files import write_atomically
 
@@ -36,7 +43,7 @@ def diff(
         players = min(report.divergence.a.header.players, report.divergence.b.header.players)
         _check_seat(seat, players)
     if json:
-        emit_json(diff_json(report, seat))
+        emit_json(DiffOutput(**diff_json(report, seat)))
     else:
         typer.echo(describe_diff(report, seat))
     if report.divergence is not None:
@@ -85,12 +92,9 @@ def fork(
         assert replay.header.fork is not None
         if json:
             emit_json(
-                {
-                    "log": str(log),
-                    "verified": True,
-                    "events": replay.events,
-                    "fork": replay.header.fork,
-                }
+                ForkVerifyOutput(
+                    log=str(log), verified=True, events=replay.events, fork=replay.header.fork
+                )
             )
         else:
             typer.echo(
@@ -107,15 +111,15 @@ def fork(
     result = forked.outcome.result
     if json:
         emit_json(
-            {
-                "log": str(forked.path),
-                "parent": str(log),
-                "fork": forked.header.fork,
-                "seed": forked.header.seed,
-                "seats": [s.bot for s in forked.header.seats],
-                "events": forked.outcome.events,
-                "result": result,
-            }
+            ForkOutput(
+                log=str(forked.path),
+                parent=str(log),
+                fork=forked.header.fork,
+                seed=str(forked.header.seed),
+                seats=[s.bot for s in forked.header.seats],
+                events=forked.outcome.events,
+                result=result,
+            )
         )
         return
     typer.echo(
@@ -173,7 +177,7 @@ def html(
     page = replay_page(registry(plugins_dir), log, seat or None).encode()
     write_atomically(out, page)
     if json:
-        emit_json({"log": str(log), "html": str(out), "bytes": len(page), "seats": seat})
+        emit_json(HtmlOutput(log=str(log), html=str(out), bytes=len(page), seats=seat))
     else:
         typer.echo(f"html: {out}")
 
@@ -203,14 +207,14 @@ def chart(
     write_atomically(out, payload)
     if json:
         emit_json(
-            {
-                "log": str(log),
-                "chart": str(out),
-                "ticks": data.ticks,
-                "cars": data.cars,
-                "positions": data.positions,
-                "series": data.series,
-            }
+            ChartOutput(
+                log=str(log),
+                chart=str(out),
+                ticks=list(data.ticks),
+                cars=list(data.cars),
+                positions=list(data.positions),
+                series=data.series,
+            )
         )
     else:
         typer.echo(f"chart: {out} ({len(data.ticks)} {data.axis} points, {len(data.cars)} cars)")

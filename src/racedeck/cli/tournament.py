@@ -16,6 +16,7 @@ import typer
 from typer.core import TyperGroup
 
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
+from racedeck.cli.contract import GateOutput, MatchOutput, StandingsOutput
 from racedeck.core.errors import RacedeckError, UsageError
 from racedeck.tournament.executors import Executor
 from racedeck.tournament.gate import (
@@ -46,7 +47,7 @@ from racedeck.tournament.record import MatchRecord
 from racedeck.tournament.report import standings_json, standings_table
 from racedeck.tournament.run import play
 from racedeck.tournament.spec import TournamentSpec
-from racedeck.tournament.standings import compute_standings
+from racedeck.tournament.standings import Standings, compute_standings
 from racedeck.tournament.store import Store
 
 
@@ -107,10 +108,10 @@ RayAddress = Annotated[
 ]
 
 
-def _match_line(record: MatchRecord) -> dict[str, Any]:
-    line: dict[str, Any] = {"kind": "match"}
-    line.update(msgspec.to_builtins(record))
-    return line
+def _match_line(record: MatchRecord) -> MatchOutput:
+    fields = msgspec.structs.asdict(record)
+    fields["seed"] = str(record.seed)
+    return msgspec.convert(fields, MatchOutput)
 
 
 ReportEveryOption = Annotated[
@@ -166,12 +167,16 @@ def _play_store(
 def _print_standings(store: Store, json: bool) -> None:
     standings = compute_standings(store.spec, store.records())
     if json:
-        line = standings_json(standings)
-        line["db"] = str(store.path)
-        emit_json(line)
+        emit_json(_standings_output(standings, store.path, None))
     else:
         typer.echo(standings_table(standings))
         typer.echo(f"\ndatabase: {store.path}")
+
+
+def _standings_output(standings: Standings, db: Path, html: Path | None) -> StandingsOutput:
+    fields = standings_json(standings)
+    fields.update(db=str(db), html=str(html) if html else None)
+    return msgspec.convert(fields, StandingsOutput)
 
 
 @tournament_app.command(_RUN, hidden=True)
@@ -300,10 +305,7 @@ def report_command(
     if html is not None:
         write_page(standings, html)
     if json:
-        line = standings_json(standings)
-        line["db"] = str(db)
-        line["html"] = str(html) if html else None
-        emit_json(line)
+        emit_json(_standings_output(standings, db, html))
         return
     typer.echo(standings_table(standings))
     if html is not None:
@@ -410,23 +412,25 @@ def _print_verdict(result: GateResult, json: bool) -> None:
     # The verdict line stays readable in a CI log; stdout keeps its JSON.
     typer.echo(result.verdict(), err=True)
     emit_json(
-        {
-            "kind": "gate",
-            "decision": result.decision,
-            "candidate": result.candidate,
-            "baseline": result.baseline,
-            "counted": result.unit,
-            "matches": result.matches,
-            "deals": result.deals,
-            "wins": sprt.wins,
-            "losses": sprt.losses,
-            "draws": sprt.draws,
-            "errors": result.errors,
-            "llr": sprt.llr,
-            "bounds": [sprt.lower, sprt.upper],
-            **result.figures_json(),
-            "verdict": result.verdict(),
-        }
+        msgspec.convert(
+            {
+                "decision": result.decision,
+                "candidate": result.candidate,
+                "baseline": result.baseline,
+                "counted": result.unit,
+                "matches": result.matches,
+                "deals": result.deals,
+                "wins": sprt.wins,
+                "losses": sprt.losses,
+                "draws": sprt.draws,
+                "errors": result.errors,
+                "llr": sprt.llr,
+                "bounds": [sprt.lower, sprt.upper],
+                **result.figures_json(),
+                "verdict": result.verdict(),
+            },
+            GateOutput,
+        )
     )
 
 

@@ -162,10 +162,9 @@ def _align(rows: list[list[str]], left: int = 1) -> list[str]:
 def standings_json(standings: Standings) -> dict[str, Any]:
     """Return the standings as JSON-ready data."""
     return {
-        "kind": "standings",
         "game": standings.spec.game,
         "format": standings.spec.format,
-        "seed": standings.spec.seed,
+        "seed": str(standings.spec.seed),
         "scheduled": standings.spec.matches,
         "recorded": standings.recorded,
         "complete": standings.complete,
