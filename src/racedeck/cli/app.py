@@ -41,14 +41,17 @@ from racedeck.core.errors import (
     RacedeckError,
     UsageError,
 )
+from racedeck.core.log import Header, LogReader
 from racedeck.core.replay import replay_log, verify_log
 from racedeck.core.runner import FAULT_POLICIES
 from racedeck.core.session import plan_match, play_to_log
+from racedeck.plugins import Registry
 
 SUBCOMMAND_MODULES = (
     "racedeck.cli.tournament",
     "racedeck.cli.authoring",
     "racedeck.cli.debugging",
+    "racedeck.cli.introspection",
 )
 """Modules that each define ``register(app)`` to add their commands."""
 
@@ -207,6 +210,10 @@ def replay(
     if verify:
         if at is not None:
             raise UsageError("--verify checks the whole log; it cannot be combined with --at")
+        with LogReader(log) as reader:
+            header = reader.header
+        for note in version_notes(reg, header):
+            typer.echo(f"racedeck: note: {note}", err=True)
         result = verify_log(reg, log)
     else:
         result = replay_log(reg, log, at=at)
@@ -255,6 +262,22 @@ def show(
         typer.echo(result.game.render(result.state, seat))
     if result.error is not None:
         raise result.error
+
+
+def version_notes(reg: Registry, header: Header) -> list[str]:
+    """Return a line for each bot whose version here differs from the one the log recorded."""
+    notes = []
+    for number, seat in enumerate(header.seats):
+        try:
+            here = reg.bot(seat.bot, header.game).version
+        except RacedeckError:
+            continue  # verifying names the bot that does not load
+        if here != seat.version:
+            notes.append(
+                f"seat {number} ({seat.bot}) is at version {here} here, the log recorded"
+                f" version {seat.version}: the match may not replay the same"
+            )
+    return notes
 
 
 def _check_seat(seat: int | None, players: int) -> None:

@@ -45,6 +45,16 @@ def plain_help(command: Any) -> Any:
             if hasattr(param, "display_type_rich"):
                 # An argument's name already says what it is; Typer would add its type.
                 param.display_type_rich = _no_type
+    original = getattr(command, "get_help_option", None)
+    if original is not None:
+        # --help is made afresh for each context: it gets no value name either.
+        def get_help_option(ctx: Any) -> Any:
+            option = original(ctx)
+            if option is not None:
+                option.metavar = ""
+            return option
+
+        command.get_help_option = get_help_option
     for sub in getattr(command, "commands", {}).values():
         plain_help(sub)
     return command

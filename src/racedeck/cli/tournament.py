@@ -49,6 +49,7 @@ from racedeck.tournament.run import play
 from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.standings import Standings, compute_standings
 from racedeck.tournament.store import Store
+from racedeck.tournament.worker import VersionMismatch, loaded_versions, version_problem
 
 
 class _TournamentGroup(TyperGroup):
@@ -284,6 +285,11 @@ def resume_command(
     """Play the matches a stopped tournament is missing, then print the standings."""
     if report_every is not None:
         parse_report_every(report_every)
+    with Store.open(db) as store:
+        # Said here, in one line, before any worker starts and finds the same.
+        problem = version_problem(store.spec, loaded_versions(store.spec))
+        if problem is not None:
+            raise VersionMismatch(f"cannot resume {db}: {problem}")
     with (
         Store.open(db) as store,
         make_executor(executor, workers, ray_address, store.spec.plugins_dir) as running,
