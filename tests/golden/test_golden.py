@@ -10,9 +10,8 @@ import pytest
 
 from racedeck.core.errors import OptionError
 from racedeck.core.log import LogReader, LogWriter
-from racedeck.core.runner import run_match
-
 from racedeck.core.replay import replay_log, verify_log
+from racedeck.core.runner import run_match
 from racedeck.plugins import Registry
 from tests.golden.specs import GOLDEN_DIR, GOLDEN_MATCHES
 
