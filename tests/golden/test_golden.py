@@ -8,7 +8,7 @@ import json
 import msgspec
 import pytest
 
-from racedeck.core.errors import OptionError
+from racedeck.core.errors import LogError, OptionError
 from racedeck.core.log import LogReader, LogWriter
 from racedeck.core.replay import replay_log, verify_log
 from racedeck.core.runner import run_match
@@ -85,3 +85,16 @@ def test_older_rules_logs_play_differently_under_todays_rules(registry: Registry
     old_events = [msgspec.json.decode(e) if isinstance(e, bytes) else e for e in logged]
     assert logged_result is not None
     assert events != old_events or result["result"] != logged_result.result
+
+
+def test_a_log_of_a_rules_version_no_engine_played_is_refused(registry: Registry, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    source = OLD_DIR / "lacorsa-rules-v1-5p-pairs-as-teams-seed13.jsonl"
+    text = source.read_text().replace('"rules_version":"1"', '"rules_version":"0"', 1)
+    path = tmp_path / "future.jsonl"
+    path.write_text(text)
+    with pytest.raises(LogError) as refused:
+        replay_log(registry, path)
+    assert refused.value.line == 1
+    assert "lacorsa rules version '0' is not one this engine plays (it plays '2')" in str(
+        refused.value
+    )
