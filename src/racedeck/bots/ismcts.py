@@ -70,6 +70,7 @@ class Budget:
     rank_weight: float = RANK_WEIGHT
     sealed: SealedRule = "regret"
     mix: float = 0.1
+    bias: float = 0.0
 
     __parameter_docs__: ClassVar[dict[str, str]] = {
         "simulations": "playouts a decision (none: no limit)",
@@ -81,6 +82,7 @@ class Budget:
         "rank_weight": "share of a playout's reward that is the finishing place (the rest: score)",
         "sealed": "selection at sealed simultaneous nodes: regret matching, Exp3 or decoupled UCB1",
         "mix": "share of uniform play mixed into the sealed-node strategy (regret, exp3)",
+        "bias": "progressive bias: the heuristic's choice gets bias / (visits + 1) more in UCB1",
     }
 
     def __post_init__(self) -> None:
@@ -96,6 +98,8 @@ class Budget:
             raise ValueError(
                 f"unknown sealed-node rule {self.sealed!r}; use {', '.join(SEALED_RULES)}"
             )
+        if not self.bias >= 0:
+            raise ValueError(f"bias must be 0 or more, got {self.bias}")
         if not self.exploration >= 0:
             raise ValueError(f"exploration must be 0 or more, got {self.exploration}")
         for name in ("epsilon", "rank_weight"):
@@ -108,11 +112,13 @@ class Budget:
 class _Node:
     """One point of the action tree: per acting seat, statistics of its choices."""
 
-    __slots__ = ("children", "tables")
+    __slots__ = ("children", "favourites", "tables")
 
     def __init__(self) -> None:
         self.children: dict[Any, _Node] = {}
         self.tables: dict[int, dict[Action, Row]] = {}
+        self.favourites: dict[int, Action | None] = {}
+        """Per seat, the heuristic's choice here, asked once (of the first determinization)."""
 
 
 def rewards(result: Result, rank_weight: float = RANK_WEIGHT) -> list[float]:
@@ -200,7 +206,8 @@ class Ismcts(Bot):
         exploration = self.budget.exploration
         randbelow = rng.randrange
         policy, epsilon = self._policy, self.budget.epsilon
-        sealed, mix = self.budget.sealed, self.budget.mix
+        sealed, mix, bias = self.budget.sealed, self.budget.mix, self.budget.bias
+        own = self._seat
         node: _Node | None = root
         path: list[tuple[int, Row, Update]] = []
         steps = 0
@@ -224,12 +231,15 @@ class Ismcts(Bot):
                     legal = legal_actions(state, seat)
                     prior = None
                     if policy is not None and len(legal) > 1:
-                        prior = partial(_favourite, game, policy[seat], state, seat, legal, rng)
+                        prior = partial(
+                            _node_favourite, node, game, policy[seat], state, seat, legal, rng
+                        )
                     update: Update = None
-                    if len(seats) > 1 and sealed != "ucb1":
+                    # The searching seat best-responds (UCB1) to the others' learnt mix.
+                    if len(seats) > 1 and seat != own and sealed != "ucb1":
                         action, stats, update = select_sealed(table, legal, sealed, mix, rng, prior)
                     else:
-                        action, stats = select_ucb1(table, legal, exploration, rng, prior)
+                        action, stats = select_ucb1(table, legal, exploration, rng, prior, bias)
                     joint.append(action)
                     path.append((seat, stats, update))
                 key = joint[0] if len(joint) == 1 else tuple(joint)
@@ -287,6 +297,23 @@ def _heuristic_factory(game: str) -> BotFactory | None:
     except RacedeckError:
         factory = None
     return factory
+
+
+def _node_favourite(
+    node: _Node,
+    game: AnyGame,
+    bot: Bot,
+    state: Any,
+    seat: int,
+    legal: Sequence[Action],
+    rng: random.Random,
+) -> Action | None:
+    """Return the heuristic's choice for ``seat`` at ``node``, asking it the first time only."""
+    favourites = node.favourites
+    if seat in favourites:
+        return favourites[seat]
+    favourite = favourites[seat] = _favourite(game, bot, state, seat, legal, rng)
+    return favourite
 
 
 def _favourite(

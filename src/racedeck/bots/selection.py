@@ -102,15 +102,20 @@ def select_ucb1(
     exploration: float,
     rng: random.Random,
     prior: Callable[[], Action | None] | None = None,
+    bias: float = 0.0,
 ) -> tuple[Action, Row]:
     """Pick a new action to try (see ``expand``), else the best tried one by UCB1.
 
     UCB1 here counts an action's availability (the simulations in which it was legal), not
-    the node's visits, since what is legal differs between determinizations.
+    the node's visits, since what is legal differs between determinizations. With a
+    ``bias`` (progressive bias, Chaslot et al. 2008) the ``prior``'s choice gets
+    ``bias / (visits + 1)`` more: the search leaves the heuristic's choice only once the
+    simulations show another is better, by a margin that shrinks as they pile up.
     """
     new = expand(table, legal, rng, prior)
     if new is not None:
         return new
+    favourite = prior() if bias > 0 and prior is not None else None
     best: Action = legal[0]
     best_stats: Row = []
     best_value = -math.inf
@@ -122,6 +127,8 @@ def select_ucb1(
             continue
         visits = stats[0]
         value = stats[1] / visits + exploration * sqrt(log(stats[2]) / visits)
+        if favourite is not None and action == favourite:
+            value += bias / (visits + 1)
         if value > best_value:
             best, best_stats, best_value = action, stats, value
     return best, best_stats
