@@ -1,4 +1,4 @@
-# racedeck: make run (the main job), make test (the whole suite), make bench, make golden.
+# racedeck: make run (the main job), make test (the whole suite), make bench, make strength, make golden.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 EXTRAS ?= dev
 DEV := $(VENV)/.installed-$(EXTRAS)
 
-.PHONY: run test lint type bench golden clean
+.PHONY: run test lint type bench strength golden clean
 
 $(BIN)/racedeck: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,10 @@ type: $(DEV)
 ## bench: speed figures (medians of repeated runs; see benchmarks/)
 bench: $(DEV)
 	$(BIN)/python -m benchmarks.run
+
+## strength: the strength ladder of the built-in bots, written into docs/bots.md (under an hour on two cores)
+strength: $(BIN)/racedeck
+	$(BIN)/python -m racedeck.bots.ladder --workers 2 --write docs/bots.md
 
 ## golden: rewrite tests/golden/ on purpose, after a deliberate change of rules or format
 golden: $(DEV)

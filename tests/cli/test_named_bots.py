@@ -67,12 +67,13 @@ def test_parameters_go_into_the_log_and_the_replay_reproduces_them(
 @pytest.mark.parametrize(
     ("seat", "words"),
     [
-        ("ismcts:sims=5", "bot 'ismcts' has no parameter 'sims'; its parameters: simulations,"),
-        ("ismcts:simulations=many", "simulations=many: expected a whole number"),
-        ("ismcts:rollout=clever", "rollout=clever: expected one of random, heuristic"),
-        ("ismcts:simulations=0", "simulations must be at least 1"),
+        ("ismcts:sims=5", "bot ismcts has no parameter 'sims' (its parameters: simulations,"),
+        ("ismcts:simulations=many", "parameter simulations takes an integer or none"),
+        ("ismcts:rollout=clever", "parameter rollout takes one of random, heuristic"),
+        ("ismcts:simulations=0", "simulations must be positive"),
         ("ismcts:simulations", "parameters are KEY=VALUE"),
-        ("random:speed=2", "bot 'random' takes no parameters"),
+        ("ismcts:simulations=5,simulations=6", "parameter 'simulations' is given twice"),
+        ("random:speed=2", "bot random takes no parameters"),
         ("cmd:", "the command after cmd: is empty"),
     ],
 )
@@ -92,8 +93,9 @@ def test_bots_json_lists_each_bots_parameters_and_defaults(
     bots = {b["name"]: b for b in json.loads(out)["bots"]}
     parameters = {p["name"]: p for p in bots["ismcts-strong"]["parameters"]}
     assert parameters["simulations"]["default"] == 1000
-    assert parameters["simulations"]["type"] == "int"
+    assert parameters["simulations"]["type"] == "int" and parameters["simulations"]["optional"]
     assert parameters["rollout"]["choices"] == ["random", "heuristic"]
+    assert parameters["exploration"]["description"].startswith("UCB1")
     assert bots["random"]["parameters"] == []
 
 

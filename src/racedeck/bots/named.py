@@ -1,7 +1,8 @@
 """Bots named where they are used: ``name``, ``name:key=value,...``, ``cmd:PROGRAM``, a path.
 
 - ``ismcts:simulations=500,rollout=random`` is the registered ``ismcts`` with those
-  parameters, checked against the ones it declares (``racedeck bots --json`` lists them).
+  parameters, checked against the ones it declares (``BotSpec.with_parameters``;
+  ``racedeck bots --json`` lists them).
   The name is written back in a canonical form (the bot's declared order, values as
   read), and that is the name logs and tournaments record: a replay or a resume resolves
   the same string to the same bot.
@@ -21,15 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from racedeck.bots.subprocess_bot import subprocess_spec
-from racedeck.core.bot import BotParameter, BotSpec
+from racedeck.core.bot import BotParameterError, BotSpec
 from racedeck.core.errors import UnknownBotError
 
 COMMAND_PREFIX = "cmd:"
 """Marks a bot that is a program: ``cmd:python3 bot.py``."""
-
-
-class BotParameterError(UnknownBotError):
-    """A bot was named with parameters it does not take, or with values of the wrong kind."""
 
 
 def is_program(name: str) -> bool:
@@ -66,71 +63,42 @@ def resolve(lookup: Callable[[str], BotSpec], name: str) -> BotSpec:
     spec = lookup(base)
     if not sep:
         return spec
-    if not spec.parameters or spec.configure is None:
-        raise BotParameterError(f"bot {base!r} takes no parameters, got {name!r}")
-    values = parse_parameters(spec, settings)
-    try:
-        factory = spec.configure(values)
-    except ValueError as exc:
-        raise BotParameterError(f"bot {name!r}: {exc}") from None
-    return replace(spec, name=canonical_name(spec, values), factory=factory)
+    if not spec.declared():
+        raise BotParameterError(f"bot {base} takes no parameters, got {name!r}")
+    tuned = spec.with_parameters(**parse_settings(base, settings))
+    return replace(tuned, name=canonical_name(tuned, settings))
 
 
-def parse_parameters(spec: BotSpec, settings: str) -> dict[str, Any]:
-    """Read ``key=value,...`` against the parameters ``spec`` declares."""
-    declared = {parameter.name: parameter for parameter in spec.parameters}
-    known = ", ".join(declared)
-    values: dict[str, Any] = {}
+def parse_settings(bot: str, settings: str) -> dict[str, str]:
+    """Read ``key=value,...`` into strings, each key once; ``with_parameters`` checks them."""
+    values: dict[str, str] = {}
     for pair in settings.split(","):
         key, sep, text = pair.partition("=")
         key = key.strip()
         if not sep or not key:
             raise BotParameterError(
-                f"bot {spec.name!r}: parameters are KEY=VALUE separated by commas, got {pair!r}"
-            )
-        if key not in declared:
-            raise BotParameterError(
-                f"bot {spec.name!r} has no parameter {key!r}; its parameters: {known}"
+                f"bot {bot}: parameters are KEY=VALUE separated by commas, got {pair!r}"
             )
         if key in values:
-            raise BotParameterError(f"bot {spec.name!r}: parameter {key!r} is given twice")
-        values[key] = _convert(spec.name, declared[key], text.strip())
+            raise BotParameterError(f"bot {bot}: parameter {key!r} is given twice")
+        values[key] = text.strip()
     return values
 
 
-def _convert(bot: str, parameter: BotParameter, text: str) -> Any:
-    kind = type(parameter.default)
-    where = f"bot {bot!r}: {parameter.name}={text}"
-    if kind is bool:
-        if text.lower() in ("true", "yes", "1"):
-            return True
-        if text.lower() in ("false", "no", "0"):
-            return False
-        raise BotParameterError(f"{where}: expected true or false")
-    if kind is int:
-        try:
-            return int(text)
-        except ValueError:
-            raise BotParameterError(f"{where}: expected a whole number") from None
-    if kind is float:
-        try:
-            return float(text)
-        except ValueError:
-            raise BotParameterError(f"{where}: expected a number") from None
-    if parameter.choices and text not in parameter.choices:
-        raise BotParameterError(f"{where}: expected one of {', '.join(parameter.choices)}")
-    return text
-
-
-def canonical_name(spec: BotSpec, values: dict[str, Any]) -> str:
-    """Return ``name:key=value,...`` with the keys in the bot's declared order."""
+def canonical_name(tuned: BotSpec, settings: str) -> str:
+    """Return ``name:key=value,...`` for the keys given, in the bot's declared order."""
+    given = {pair.partition("=")[0].strip() for pair in settings.split(",")}
     parts = [
-        f"{p.name}={_spell(values[p.name])}" for p in spec.parameters if p.name in values
+        f"{p.name}={_spell(getattr(tuned.parameters, p.name))}"
+        for p in tuned.declared()
+        if p.name in given
     ]
-    return f"{spec.name}:{','.join(parts)}"
+    return f"{tuned.name}:{','.join(parts)}"
 
 
 def _spell(value: Any) -> str:
+    if value is None:
+        return "none"
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)

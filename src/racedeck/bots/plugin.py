@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from racedeck.bots.human import HumanBot
-from racedeck.bots.ismcts import ROLLOUTS, Budget, Ismcts
+from racedeck.bots.ismcts import Budget, Ismcts
 from racedeck.bots.random_bot import RandomBot
-from racedeck.core.bot import BotFactory, BotParameter, BotSpec
+from racedeck.core.bot import BotSpec
 from racedeck.hookspecs import hookimpl
 
 ISMCTS_BUDGETS: dict[str, tuple[Budget, str]] = {
@@ -38,40 +36,6 @@ ISMCTS_BUDGETS: dict[str, tuple[Budget, str]] = {
 """The registered ISMCTS variants: name, budget, what the budget is."""
 
 
-PARAMETER_HELP = {
-    "simulations": "simulations a decision",
-    "steps": "forward-model steps a decision",
-    "seconds": "seconds of wall clock a decision (not reproducible)",
-    "exploration": "UCB1 exploration constant",
-    "rollout": "how playouts choose: random or heuristic",
-    "epsilon": "in heuristic playouts, the chance of a random action",
-    "rank_weight": "how much of a playout's reward is the finishing place",
-}
-"""The budget fields a name may set (``ismcts:simulations=500``), and what each is."""
-
-
-def budget_parameters(budget: Budget) -> tuple[BotParameter, ...]:
-    """Return the parameters of an ISMCTS variant: its budget's fields, defaults its own."""
-    parameters = []
-    for name, description in PARAMETER_HELP.items():
-        default = getattr(budget, name)
-        if default is None:
-            continue  # a limit this variant does not use stays unused
-        choices = ROLLOUTS if name == "rollout" else ()
-        parameters.append(BotParameter(name, default, description, choices))
-    return tuple(parameters)
-
-
-def _configure(budget: Budget) -> Callable[[dict[str, Any]], BotFactory]:
-    def configure(values: dict[str, Any]) -> BotFactory:
-        for name in ("simulations", "steps"):
-            if name in values and values[name] < 1:
-                raise ValueError(f"{name} must be at least 1, got {values[name]}")
-        return partial(Ismcts, dataclasses.replace(budget, **values))
-
-    return configure
-
-
 @hookimpl
 def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
     """Register the random, ISMCTS and human bots for every game."""
@@ -83,8 +47,8 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
                 factory=partial(Ismcts, budget),
                 description=f"information-set Monte Carlo tree search, {what}",
                 reproducible=budget.seconds is None,
-                parameters=budget_parameters(budget),
-                configure=_configure(budget),
+                parameters=budget,
+                configure=Ismcts,
             )
         )
     register(

@@ -51,7 +51,9 @@ class ParameterRow(msgspec.Struct, kw_only=True):
 
     name: str
     type: str
-    default: int | float | bool | str
+    default: int | float | bool | str | None
+    optional: bool
+    """``none`` is a value too (no limit)."""
     choices: list[str] | None
     description: str
 
