@@ -97,6 +97,9 @@ def test_bots_json_lists_each_bots_parameters_and_defaults(
     assert parameters["rollout"]["choices"] == ["random", "heuristic"]
     assert parameters["exploration"]["description"].startswith("UCB1")
     assert bots["random"]["parameters"] == []
+    code, out, _err = run(["bots", "--game", "lacorsa"], capsys)
+    assert code == 0
+    assert "parameters: ismcts-strong:simulations=1000,steps=none," in out
 
 
 def test_a_program_is_seated_by_command_or_by_path_without_a_plugin_file(

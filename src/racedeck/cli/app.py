@@ -124,8 +124,9 @@ def bots(
     for spec in specs:
         plays = ", ".join(spec.games) if spec.games else "every game"
         typer.echo(f"{spec.name:<16} v{spec.version:<5} {plays:<28} {spec.description}")
-        if spec.parameters:
-            settings = ",".join(f"{p.name}={p.default}" for p in spec.parameters)
+        declared = spec.declared()
+        if declared:
+            settings = ",".join(f"{p.name}={_spell(p.default)}" for p in declared)
             typer.echo(f"{'':<16} parameters: {spec.name}:{settings}")
 
 
@@ -262,6 +263,12 @@ def show(
         typer.echo(result.game.render(result.state, seat))
     if result.error is not None:
         raise result.error
+
+
+def _spell(value: object) -> str:
+    if value is None:
+        return "none"
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def version_notes(reg: Registry, header: Header) -> list[str]:
