@@ -14,10 +14,11 @@ import pytest
 
 from racedeck.plugins import load_registry
 from racedeck.tournament.executors import LocalExecutor
-from racedeck.tournament.plan import plan_tournament
+from racedeck.tournament.plan import plan_tournament, with_log_dir
 from racedeck.tournament.progress import ProgressLines, ReportEvery, parse_report_every
 from racedeck.tournament.record import MatchRecord
-from tests.tournament.conftest import rows, rows_or_none
+from racedeck.tournament.store import Store
+from tests.tournament.conftest import PLUGINS, rows, rows_or_none
 
 SEARCH = [
     "tournament",
@@ -167,3 +168,33 @@ def test_progress_lines_count_wins_and_unplayable_matches() -> None:
     assert text[0].startswith("progress: 2/3 matches (67%)")
     assert text[0].endswith("wins: a 1, b 0; 1 unplayable")
     assert text[1].startswith("progress: 3/3 matches (100%)")
+
+
+def test_resume_says_in_one_line_which_bot_changed_version_before_playing(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "t.sqlite"
+    spec = plan_tournament(
+        load_registry(PLUGINS),
+        "lacorsa",
+        ["skewed", "random"],
+        matches=4,
+        seed=1,
+        options={"races": 1},
+        plugins_dir=PLUGINS,
+    )
+    assert spec.bot_versions["skewed"] == "1"
+    Store.create(db, with_log_dir(spec, db)).close()
+    done = subprocess.run(
+        [sys.executable, "-m", "racedeck", "tournament", "resume", str(db), "--workers", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "RACEDECK_TEST_SKEW": "2"},
+    )
+    assert done.returncode == 3
+    assert done.stderr == (
+        f"racedeck: error: cannot resume {db}: bot 'skewed' loads at version 2,"
+        " the tournament recorded version 1\n"
+    )
+    assert rows(db) == []
