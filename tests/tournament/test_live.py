@@ -198,3 +198,35 @@ def test_resume_says_in_one_line_which_bot_changed_version_before_playing(
         " the tournament recorded version 1\n"
     )
     assert rows(db) == []
+
+
+def test_the_bar_shows_itself_before_the_first_match_ends() -> None:
+    import io
+
+    from racedeck.tournament.progress import ProgressBar
+
+    stream = io.StringIO()
+    ProgressBar(total=10, done=0, stream=stream)
+    assert "0/10 matches" in stream.getvalue() and "--:-- left" in stream.getvalue()
+
+
+def test_ctrl_c_stops_the_gate_without_waiting_for_its_matches(tmp_path: Path) -> None:
+    process = _racedeck(
+        [
+            "gate", "lacorsa", "--candidate", "ismcts-fast", "--baseline", "heuristic",
+            "-o", "races=1", "--workers", "2", "--report-every", "2", "--json",
+        ]
+    )
+    assert process.stdout is not None
+    first = process.stdout.readline()  # a match line: the gate is under way
+    assert json.loads(first)["kind"] == "match"
+    assert process.stderr is not None
+    os.killpg(process.pid, signal.SIGINT)
+    asked = time.monotonic()
+    out = process.stdout.read()
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 130
+    took = time.monotonic() - asked
+    assert json.loads(out.splitlines()[-1])["kind"] == "error"
+    assert err.decode().splitlines()[-1] == "racedeck: interrupted"
+    assert took < 3.0, f"stopping took {took:.1f} s"

@@ -329,6 +329,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{type(exc).__name__}: {exc} (run with --debug for details)",
             _where(None, args),
         )
+    if code == EXIT_INTERRUPTED:
+        # Typer turns Ctrl-C into a quiet exit status 130; say it, as for any error.
+        return _fail(args, EXIT_INTERRUPTED, "interrupted", "interrupted", None, plain=True)
     return code if isinstance(code, int) else 0
 
 

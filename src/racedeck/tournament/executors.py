@@ -69,8 +69,12 @@ class Executor(abc.ABC):
     def __enter__(self) -> Executor:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        # After Ctrl-C nothing waits for the matches still being played.
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            self.stop()
+        else:
+            self.close()
 
 
 class InlineExecutor(Executor):
