@@ -118,6 +118,12 @@ def test_the_tournament_prints_head_to_head_and_per_opponent_tables(
     assert pair["games"] == 4 and pair["wins"] + pair["draws"] + pair["losses"] == 4
     assert set(pair) >= {"score", "score_ci95", "elo", "elo_ci95", "los"}
     assert data["ranked"] is False
+    page = tmp_path / "r.html"
+    code, _out, err = run_cli(["tournament", "report", str(db), "--html", str(page)], capsys)
+    assert code == 0, err
+    text = page.read_text()
+    assert "<h2>Head to head</h2>" in text and "<h2>heuristic against each opponent</h2>" in text
+    assert "<th>Elo (95% CI)</th>" in text and "<th>LOS%</th>" in text
 
 
 def test_gate_judges_a_tournament_that_already_ran(
