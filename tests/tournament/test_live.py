@@ -36,12 +36,18 @@ SEARCH = [
 ]
 
 
+def _hear_ctrl_c() -> None:
+    """Undo an inherited SIG_IGN (a suite started in the background): Ctrl-C must reach it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _racedeck(args: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "racedeck", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=_hear_ctrl_c,
         **kwargs,  # type: ignore[call-overload]
     )
 
@@ -77,8 +83,11 @@ def test_ctrl_c_stops_within_about_a_second_and_keeps_and_counts_every_finished_
     assert process.returncode == 130
     saved = len(rows(db))
     last = err.decode().strip().splitlines()[-1]
+    told = f"{saved} match finished in this run and is" if saved == 1 else (
+        f"{saved} matches finished in this run and are"
+    )
     assert last == (
-        f"racedeck: error: interrupted; {saved} matches finished in this run and are saved"
+        f"racedeck: error: interrupted; {told} saved"
         f" ({saved} of 400 in all), resume with: racedeck tournament resume {db}"
     )
     assert took < 3.0, f"stopping took {took:.1f} s"

@@ -154,8 +154,10 @@ def _play_store(
             progress.close()
             progress = None
         saved = store.count()
+        finished = saved - before
         raise Interrupted(
-            f"interrupted; {saved - before} matches finished in this run and are saved"
+            f"interrupted; {finished} {'match' if finished == 1 else 'matches'} finished in"
+            f" this run and {'is' if finished == 1 else 'are'} saved"
             f" ({saved} of {store.spec.matches} in all), resume with:"
             f" racedeck tournament resume {store.path}"
         ) from None
