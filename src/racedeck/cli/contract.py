@@ -219,6 +219,35 @@ class PairingRow(msgspec.Struct, kw_only=True):
     los: float
 
 
+class SeatRow(msgspec.Struct, kw_only=True):
+    """How a bot (or every bot) did from one seat."""
+
+    matches: int
+    wins: int
+    mean_score: float
+
+
+class BotStandingRow(msgspec.Struct, kw_only=True):
+    """One bot's line of the standings (the columns are described in docs/tournaments.md)."""
+
+    bot: str
+    matches: int
+    """Counted matches it played in, once each."""
+    seats: int
+    """Seats it took in them (a match with two copies counts twice)."""
+    wins: int
+    """Seats that finished first, ties included."""
+    forfeits: int
+    mean_score: float
+    ci95: float | None
+    """Half the width of the mean score's 95% interval (None with fewer than two seats)."""
+    mean_place: float
+    mu: float
+    sigma: float
+    ordinal: float
+    by_seat: dict[str, SeatRow]
+
+
 class StandingsOutput(Output, tag="standings"):
     """A tournament's standings (``tournament``, ``resume``, ``report``)."""
 
@@ -231,8 +260,8 @@ class StandingsOutput(Output, tag="standings"):
     forfeits: int
     errors: int
     unit: str
-    bots: list[dict[str, Any]]
-    seats: dict[str, Any]
+    bots: list[BotStandingRow]
+    seats: dict[str, SeatRow]
     ranked: bool
     head_to_head: list[PairingRow]
     db: str
