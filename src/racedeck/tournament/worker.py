@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import socket
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -98,12 +98,18 @@ def check_versions(spec: TournamentSpec) -> None:
 
 def run_batch(spec: TournamentSpec, indices: Sequence[int]) -> list[PlayedMatch]:
     """Play the matches with these indices and return them, in the same order."""
+    return list(iter_batch(spec, indices))
+
+
+def iter_batch(spec: TournamentSpec, indices: Sequence[int]) -> Iterator[PlayedMatch]:
+    """Play the matches with these indices, yielding each as soon as it finishes."""
     check_versions(spec)
     registry = registry_for(spec)
     game = registry.game(spec.game)
     options = game.parse_options(spec.options)
     schedule = Schedule(spec)
-    return [_play(spec, registry, game, options, schedule.match(index)) for index in indices]
+    for index in indices:
+        yield _play(spec, registry, game, options, schedule.match(index))
 
 
 class _Sender:
