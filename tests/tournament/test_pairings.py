@@ -49,10 +49,23 @@ def test_a_tally_scores_a_draw_as_half_and_its_interval_holds_the_score() -> Non
     tally = Tally(wins=6, draws=2, losses=2)
     assert tally.games == 10 and tally.score == 0.7
     low, high = tally.score_interval()
-    # trinomial variance: (6*0.3^2 + 2*0.2^2 + 2*0.7^2) / 10 = 0.16; half width 1.96*0.4/sqrt(10)
-    assert high - low == pytest.approx(2 * 1.959964 * 0.4 / math.sqrt(10), abs=1e-5)
+    # trinomial variance: (6*0.3^2 + 2*0.2^2 + 2*0.7^2) / 10 = 0.16; in Wilson's form,
+    # half width 1.96 * sqrt(0.16/10 + 1.96^2/400) / (1 + 1.96^2/10)
+    z = 1.959964
+    assert high - low == pytest.approx(
+        2 * z * math.sqrt(0.016 + z * z / 400) / (1 + z * z / 10), abs=1e-5
+    )
+    assert low < tally.score < high
     assert tally.elo_interval()[0] < tally.elo() < tally.elo_interval()[1]
     assert tally.flipped().score == pytest.approx(0.3)
+
+
+def test_a_one_sided_tally_has_an_interval_wider_than_a_point() -> None:
+    # Four wins in four games: the interval is Wilson's for 4 of 4, not [1, 1].
+    low, high = Tally(wins=4).score_interval()
+    assert (low, high) == (pytest.approx(wilson_interval(4, 4)[0], abs=1e-9), 1.0)
+    assert 0.45 < low < 0.55
+    assert Tally(wins=6, losses=4).score_interval() == pytest.approx(wilson_interval(6, 10))
 
 
 def test_the_head_to_head_counts_each_pair_of_seats_from_both_sides() -> None:

@@ -39,8 +39,8 @@ class Running:
 class Tally:
     """Wins, draws and losses of one side of a pairing, and the figures drawn from them.
 
-    ``score`` counts a draw as half a win. Its interval is the normal one with the
-    trinomial variance of one game's points; the Elo-style difference maps the score (and
+    ``score`` counts a draw as half a win. Its interval is Wilson's with the trinomial
+    variance of one game's points; the Elo-style difference maps the score (and
     each end of its interval) through the logistic curve; the likelihood of superiority
     is the chance that the side is the stronger, from wins and losses alone.
     """
@@ -77,7 +77,13 @@ class Tally:
         return (self.wins + 0.5 * self.draws) / n if n else math.nan
 
     def score_interval(self) -> tuple[float, float]:
-        """Return the 95% interval of the score, clipped to [0, 1]."""
+        """Return the 95% interval of the score: Wilson's, with the trinomial variance.
+
+        Wilson's score interval keeps its ends inside [0, 1] and does not shrink to a
+        point when every game went one way (four wins in four games is not a certain
+        100%); one game's points have the trinomial variance, which is Wilson's own
+        ``s(1 - s)`` when there are no draws.
+        """
         n = self.games
         if not n:
             return (0.0, 1.0)
@@ -85,8 +91,10 @@ class Tally:
         variance = (
             self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * s**2
         ) / n
-        half = Z95 * math.sqrt(variance / n)
-        return (max(0.0, s - half), min(1.0, s + half))
+        z2 = Z95 * Z95
+        centre = (s + z2 / (2 * n)) / (1 + z2 / n)
+        half = Z95 * math.sqrt(variance / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        return (max(0.0, centre - half), min(1.0, centre + half))
 
     def elo(self) -> float:
         """Return the Elo-style difference the score means (infinite at 0% or 100%)."""
