@@ -74,3 +74,9 @@ def test_a_bad_parameter_is_refused_with_one_line_naming_it(
     with pytest.raises(BotParameterError) as raised:
         REGISTRY.bot(bot, "lacorsa").with_parameters(**values)
     assert message in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_a_bad_parameter_is_bad_input_on_the_command_line() -> None:
+    from racedeck.core.errors import EXIT_BAD_INPUT
+
+    assert BotParameterError("x").exit_code == EXIT_BAD_INPUT == 3
