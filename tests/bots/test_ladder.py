@@ -108,3 +108,8 @@ def test_an_interrupted_ladder_names_the_tables_still_to_play(tmp_path: Path) ->
         ladder.HOUR_PLAN.update(original)
     assert len(seen) == 1 and "(Still to play: lacorsa at 6 players.)" in seen[0]
     assert "**lacorsa, 2 players**" in text and "**lacorsa, 6 players**" in text
+
+
+def test_one_deal_gives_no_interval_and_no_verdict() -> None:
+    text = table("lacorsa", 2, [play_row("lacorsa", 2, "heuristic", 1)])
+    assert "(one deal: no interval)" in text and "**" not in text.split("`heuristic` vs")[1]

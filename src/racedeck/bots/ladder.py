@@ -190,9 +190,13 @@ def table(game: str, players: int, rows: Sequence[Row], left_out: Sequence[str] 
         if row is None:
             lines.append(f"| `{rung}` | (bottom rung) | {mu:.1f} ({sigma:.1f}) | | | |")
             continue
-        score = f"{row.mean:.3f} ({row.mean - row.half_width:.3f}-{row.mean + row.half_width:.3f})"
-        if row.mean - row.half_width > 0.5:
-            score = f"**{score}**"
+        if row.deals < 2:
+            score = f"{row.mean:.3f} (one deal: no interval)"
+        else:
+            low, high = row.mean - row.half_width, row.mean + row.half_width
+            score = f"{row.mean:.3f} ({low:.3f}-{high:.3f})"
+            if low > 0.5:
+                score = f"**{score}**"
         lines.append(
             f"| `{rung}` vs `{row.baseline}` | {score} | {mu:.1f} ({sigma:.1f}) "
             f"| {row.deals} | {row.seconds:.0f} s | `{row.command()}` |"
