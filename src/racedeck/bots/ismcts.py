@@ -2,13 +2,15 @@
 
 Each simulation samples a determinization (a state the bot cannot tell from the truth,
 see ``racedeck.bots.sampling``), walks the tree of actions from the root, adds one node,
-plays uniformly random actions to the end of the match and credits every seat's choices
-with that seat's reward. The tree is keyed by actions only (open loop): chance and the
-hidden cards differ from one simulation to the next. Choices are picked by UCB1 counted
-against how often each was *available*, since what is legal differs between samples. A
-sealed decision of several seats is decoupled: each seat picks from its own statistics,
-none sees the others' picks, by regret matching (or Exp3, or UCB1: ``Budget.sealed``; see
-``racedeck.bots.selection``).
+plays out to the end of the match (uniformly, or mostly as the game's heuristic would)
+and credits every seat's choices with that seat's reward. The tree is keyed by actions
+only (open loop): chance and the hidden cards differ from one simulation to the next.
+Choices are picked by UCB1 counted against how often each was *available*, since what is
+legal differs between samples, with a progressive bias toward the heuristic's choice
+where the game needs one (``GAME_BIAS``). A sealed decision of several seats is
+decoupled: each seat picks from its own statistics, none sees the others' picks; there
+the other seats pick by regret matching (or Exp3, or UCB1: ``Budget.sealed``; see
+``racedeck.bots.selection``) and the searching seat best-responds by UCB1.
 
 The budget is counted in simulations or forward-model steps, so the bot is deterministic
 for a seed on every machine; a wall-clock budget exists too, and is not reproducible.
