@@ -7,13 +7,15 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
-import msgspec
 import typer
 
+from racedeck.cli.contract import Output, encode_output
 from racedeck.core.errors import UsageError
 from racedeck.plugins import Registry, load_registry
 
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
+JsonFlag = Annotated[
+    bool, typer.Option("--json", help="Print JSON for scripts (docs/schemas/; errors too).")
+]
 PluginsDir = Annotated[
     Path | None,
     typer.Option("--plugins-dir", help="Load single-file plugins (*.py) from this folder."),
@@ -44,6 +46,7 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
     return options
 
 
-def emit_json(value: Any) -> None:
-    """Print ``value`` as one line of JSON on standard output."""
-    sys.stdout.write(msgspec.json.encode(value).decode() + "\n")
+def emit_json(output: Output) -> None:
+    """Print one output of the JSON contract as one line on standard output."""
+    sys.stdout.write(encode_output(output).decode() + "\n")
+    sys.stdout.flush()
