@@ -40,7 +40,7 @@ type: $(DEV)
 bench: $(DEV)
 	$(BIN)/python -m benchmarks.run
 
-## strength: the strength ladder of the built-in bots, written into docs/bots.md (under an hour on two cores)
+## strength: the strength ladder of the built-in bots, written into docs/bots.md (the hour's plan: see docs/bots.md)
 strength: $(BIN)/racedeck
 	$(BIN)/python -m racedeck.bots.ladder --workers 2 --write docs/bots.md
 

@@ -218,3 +218,15 @@ def test_a_famous500_determinization_knows_exactly_what_the_opponent_knows_of_it
         checked += 1
         known += bool(state.opponent_known[other])
     assert checked >= 20 and known >= 10, (checked, known)
+
+
+def test_ismcts_beats_the_famous500_heuristic_it_used_to_lose_to() -> None:
+    game = REGISTRY.game("famous-500")
+    options = game.parse_options({"laps": 1})
+    heuristic = REGISTRY.bot("heuristic", "famous-500")
+    search = REGISTRY.bot("ismcts-fast", "famous-500").with_parameters(simulations=30)
+    strength = measure(game, options, search, heuristic, 2, range(100, 106))
+    assert strength.mean > 0.5 and strength.wins > strength.matches / 2, strength.describe()
+    unbiased = search.with_parameters(bias=0)
+    worse = measure(game, options, unbiased, heuristic, 2, range(100, 106))
+    assert worse.mean < strength.mean, (worse.describe(), strength.describe())

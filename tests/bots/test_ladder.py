@@ -76,3 +76,40 @@ def test_one_row_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> No
     assert "lacorsa 2p heuristic vs random: score" in capsys.readouterr().out
     assert ladder.main(["nowhere", "--players", "2", "--rung", "heuristic"]) == 2
     assert "unknown game 'nowhere'" in capsys.readouterr().err
+
+
+def test_the_hour_plan_leaves_rows_out_and_the_table_says_so() -> None:
+    assert ladder.deals_for("detroit-cleveland", 2, "ismcts-strong", full=False) == 0
+    assert ladder.deals_for("detroit-cleveland", 2, "ismcts-strong", full=True) == 4
+    assert ladder.deals_for("lacorsa", 2, "ismcts", full=False) == 8
+    text = table("lacorsa", 2, [play_row("lacorsa", 2, "heuristic", 1)], ["ismcts-strong"])
+    assert "| `ismcts-strong` vs `ismcts` | not played within the hour |" in text
+
+
+def test_an_interrupted_ladder_names_the_tables_still_to_play(tmp_path: Path) -> None:
+    doc = tmp_path / "bots.md"
+    doc.write_text(f"{START}\n{END}\n", encoding="utf-8")
+    plan = dict.fromkeys(RUNGS[1:], 0) | {"heuristic": 1}
+    original = dict(ladder.HOUR_PLAN)
+    ladder.HOUR_PLAN.update({("lacorsa", 2): plan, ("lacorsa", 6): plan})
+    try:
+        seen = []
+        real = ladder.write_into
+
+        def spy(path: Path, text: str) -> None:
+            seen.append(text)
+            real(path, text)
+
+        ladder.write_into = spy  # type: ignore[assignment]
+        text, _ = ladder.run_ladder(["lacorsa"], workers=1, write=doc)
+    finally:
+        ladder.write_into = real  # type: ignore[assignment]
+        ladder.HOUR_PLAN.clear()
+        ladder.HOUR_PLAN.update(original)
+    assert len(seen) == 1 and "(Still to play: lacorsa at 6 players.)" in seen[0]
+    assert "**lacorsa, 2 players**" in text and "**lacorsa, 6 players**" in text
+
+
+def test_one_deal_gives_no_interval_and_no_verdict() -> None:
+    text = table("lacorsa", 2, [play_row("lacorsa", 2, "heuristic", 1)])
+    assert "(one deal: no interval)" in text and "**" not in text.split("`heuristic` vs")[1]

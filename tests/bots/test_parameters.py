@@ -74,3 +74,19 @@ def test_a_bad_parameter_is_refused_with_one_line_naming_it(
     with pytest.raises(BotParameterError) as raised:
         REGISTRY.bot(bot, "lacorsa").with_parameters(**values)
     assert message in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_a_bad_parameter_is_bad_input_on_the_command_line() -> None:
+    from racedeck.core.errors import EXIT_BAD_INPUT
+
+    assert BotParameterError("x").exit_code == EXIT_BAD_INPUT == 3
+
+
+def test_the_bots_guide_lists_every_ismcts_parameter_with_its_default() -> None:
+    from pathlib import Path
+
+    guide = (Path(__file__).parents[2] / "docs" / "bots.md").read_text(encoding="utf-8")
+    row = next(line for line in guide.splitlines() if line.startswith("| `ismcts-fast`, `ismcts`"))
+    for parameter in REGISTRY.bot("ismcts", "lacorsa").declared():
+        assert f"`{parameter.name}`" in row, parameter.name
+    assert "(50, 200, 1000)" in row

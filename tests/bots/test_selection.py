@@ -9,7 +9,7 @@ import pytest
 from racedeck.bots.ismcts import Budget, Ismcts
 from racedeck.bots.selection import learn, new_row, select_sealed, select_ucb1, strategy
 from racedeck.core.bot import BotSpec
-from tests.bots.helpers import HEURISTIC, play
+from tests.bots.helpers import HEURISTIC, REGISTRY, play
 
 # A sealed matrix game: the row seat scores 1 on (H, H), 0.5 on (T, T), else 0; the column
 # seat scores the rest. In its only equilibrium each plays H one time in three.
@@ -109,3 +109,22 @@ def test_the_heuristics_choice_keeps_its_place_until_the_simulations_outweigh_th
     table["a"][2] = table["b"][2] = 400
     later, _ = select_ucb1(table, legal, 0.7, rng, lambda: "a", bias=2.0)  # type: ignore[arg-type]
     assert later == "b"
+
+
+def test_the_bias_is_the_games_own_unless_set() -> None:
+    from racedeck.bots.ismcts import GAME_BIAS
+
+    seen = {}
+    for game_name in ("famous-500", "lacorsa"):
+        game = REGISTRY.game(game_name)
+        for budget in (Budget(rollout="heuristic"), Budget(rollout="heuristic", bias=0.5)):
+            bot = Ismcts(budget)
+            bot.bind_game(game)
+            bot.start_match(game_name, 0, 2, game.parse_options({}))
+            seen[game_name, budget.bias] = bot._bias
+    assert seen == {
+        ("famous-500", None): GAME_BIAS["famous-500"],
+        ("famous-500", 0.5): 0.5,
+        ("lacorsa", None): 0.0,
+        ("lacorsa", 0.5): 0.5,
+    }

@@ -2,13 +2,15 @@
 
 Each simulation samples a determinization (a state the bot cannot tell from the truth,
 see ``racedeck.bots.sampling``), walks the tree of actions from the root, adds one node,
-plays uniformly random actions to the end of the match and credits every seat's choices
-with that seat's reward. The tree is keyed by actions only (open loop): chance and the
-hidden cards differ from one simulation to the next. Choices are picked by UCB1 counted
-against how often each was *available*, since what is legal differs between samples. A
-sealed decision of several seats is decoupled: each seat picks from its own statistics,
-none sees the others' picks, by regret matching (or Exp3, or UCB1: ``Budget.sealed``; see
-``racedeck.bots.selection``).
+plays out to the end of the match (uniformly, or mostly as the game's heuristic would)
+and credits every seat's choices with that seat's reward. The tree is keyed by actions
+only (open loop): chance and the hidden cards differ from one simulation to the next.
+Choices are picked by UCB1 counted against how often each was *available*, since what is
+legal differs between samples, with a progressive bias toward the heuristic's choice
+where the game needs one (``GAME_BIAS``). A sealed decision of several seats is
+decoupled: each seat picks from its own statistics, none sees the others' picks; there
+the other seats pick by regret matching (or Exp3, or UCB1: ``Budget.sealed``; see
+``racedeck.bots.selection``) and the searching seat best-responds by UCB1.
 
 The budget is counted in simulations or forward-model steps, so the bot is deterministic
 for a seed on every machine; a wall-clock budget exists too, and is not reproducible.
@@ -47,6 +49,16 @@ Rollout = Literal["random", "heuristic"]
 ROLLOUTS = ("random", "heuristic")
 """Every playout policy."""
 
+GAME_BIAS = {"famous-500": 4.0}
+"""The progressive bias a game's search gets when ``Budget.bias`` is None (others: 0).
+
+Measured (``docs/bots.md``, "Why ISMCTS lost Famous 500"): Famous 500's heuristic plans a
+whole race's resources, and without the bias the search's noisy departures from it lost
+(0.04 against the heuristic at 50 simulations; 1.00 with ``bias = 4``); in LACORSA the bias
+changed nothing measurable (0.55 against the unbiased search), in Wacky Races it did worse
+(0.33), so they keep none.
+"""
+
 RANK_WEIGHT = 0.75
 """By default, how much of a simulation's reward is the finishing place; the rest is the score."""
 
@@ -70,7 +82,7 @@ class Budget:
     rank_weight: float = RANK_WEIGHT
     sealed: SealedRule = "regret"
     mix: float = 0.1
-    bias: float = 0.0
+    bias: float | None = None
 
     __parameter_docs__: ClassVar[dict[str, str]] = {
         "simulations": "playouts a decision (none: no limit)",
@@ -82,7 +94,8 @@ class Budget:
         "rank_weight": "share of a playout's reward that is the finishing place (the rest: score)",
         "sealed": "selection at sealed simultaneous nodes: regret matching, Exp3 or decoupled UCB1",
         "mix": "share of uniform play mixed into the sealed-node strategy (regret, exp3)",
-        "bias": "progressive bias: the heuristic's choice gets bias / (visits + 1) more in UCB1",
+        "bias": "progressive bias: the heuristic's choice gets bias / (visits + 1) more in UCB1 "
+        "(none: the game's own, GAME_BIAS)",
     }
 
     def __post_init__(self) -> None:
@@ -98,7 +111,7 @@ class Budget:
             raise ValueError(
                 f"unknown sealed-node rule {self.sealed!r}; use {', '.join(SEALED_RULES)}"
             )
-        if not self.bias >= 0:
+        if self.bias is not None and not self.bias >= 0:
             raise ValueError(f"bias must be 0 or more, got {self.bias}")
         if not self.exploration >= 0:
             raise ValueError(f"exploration must be 0 or more, got {self.exploration}")
@@ -148,6 +161,7 @@ class Ismcts(Bot):
         self._seat = 0
         self._options: Options | None = None
         self._policy: list[Bot] | None = None
+        self._bias = 0.0
 
     def bind_game(self, game: AnyGame) -> None:
         """Keep the rules to simulate with, and find how to sample the game's hidden parts."""
@@ -160,6 +174,8 @@ class Ismcts(Bot):
             raise BotFault(f"ismcts cannot play {game}: it was not given the game's rules")
         self._seat = seat
         self._options = options
+        bias = self.budget.bias
+        self._bias = bias if bias is not None else GAME_BIAS.get(game, 0.0)
         if self.budget.rollout == "heuristic":
             self._policy = _heuristics(self._game, players, options)
 
@@ -206,7 +222,7 @@ class Ismcts(Bot):
         exploration = self.budget.exploration
         randbelow = rng.randrange
         policy, epsilon = self._policy, self.budget.epsilon
-        sealed, mix, bias = self.budget.sealed, self.budget.mix, self.budget.bias
+        sealed, mix, bias = self.budget.sealed, self.budget.mix, self._bias
         own = self._seat
         node: _Node | None = root
         path: list[tuple[int, Row, Update]] = []

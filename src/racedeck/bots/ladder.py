@@ -21,7 +21,7 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,10 +34,22 @@ RUNGS = ("random", "heuristic", "ismcts-fast", "ismcts", "ismcts-strong")
 """The ladder's rungs, weakest first."""
 
 DEALS = {"heuristic": 24, "ismcts-fast": 12, "ismcts": 8, "ismcts-strong": 4}
-"""Deals a row plays at two players by default, per candidate: what fits the hour."""
+"""Deals a row plays at two players by default, per candidate."""
 
 LARGE_TABLE_DEALS = {"heuristic": 6, "ismcts-fast": 2, "ismcts": 1, "ismcts-strong": 1}
-"""Deals a row plays at the largest table (each deal is one match per seat)."""
+"""Deals a row plays at the largest table by default (each deal is one match per seat)."""
+
+HOUR_PLAN: dict[tuple[str, int], dict[str, int]] = {
+    ("detroit-cleveland", 2): {"heuristic": 24, "ismcts-fast": 2, "ismcts": 0, "ismcts-strong": 0},
+    ("detroit-cleveland", 6): {"heuristic": 6, "ismcts-fast": 0, "ismcts": 0, "ismcts-strong": 0},
+    ("lacorsa", 6): {"heuristic": 6, "ismcts-fast": 2, "ismcts": 1, "ismcts-strong": 0},
+    ("wacky-races", 6): {"heuristic": 6, "ismcts-fast": 1, "ismcts": 0, "ismcts-strong": 0},
+}
+"""Where the hour cannot hold the default deals, what ``make strength`` plays instead
+(0: the row is left out, and the table says so). ``--full`` plays every row."""
+
+CHEAPEST_FIRST = ("lacorsa", "famous-500", "wacky-races", "detroit-cleveland")
+"""The order the built-in games are played in: the quickest searches first."""
 
 FIRST_SEED = 1
 """The seed of every row's first deal; a row's deals are consecutive seeds from it."""
@@ -157,8 +169,8 @@ def ratings(rows: Sequence[Row]) -> dict[str, tuple[float, float]]:
     return {rung: (rated.mu(rung), rated.sigma(rung)) for rung in RUNGS}
 
 
-def table(game: str, players: int, rows: Sequence[Row]) -> str:
-    """Return one game's table at one table size, in Markdown."""
+def table(game: str, players: int, rows: Sequence[Row], left_out: Sequence[str] = ()) -> str:
+    """Return one game's table at one table size, in Markdown; ``left_out`` rungs unplayed."""
     rating = ratings(rows)
     by_candidate = {row.candidate: row for row in rows}
     lines = [
@@ -171,12 +183,20 @@ def table(game: str, players: int, rows: Sequence[Row]) -> str:
     for rung in RUNGS:
         mu, sigma = rating[rung]
         row = by_candidate.get(rung)
+        if rung in left_out:
+            below = RUNGS[RUNGS.index(rung) - 1]
+            lines.append(f"| `{rung}` vs `{below}` | not played within the hour | | 0 | | |")
+            continue
         if row is None:
             lines.append(f"| `{rung}` | (bottom rung) | {mu:.1f} ({sigma:.1f}) | | | |")
             continue
-        score = f"{row.mean:.3f} ({row.mean - row.half_width:.3f}-{row.mean + row.half_width:.3f})"
-        if row.mean - row.half_width > 0.5:
-            score = f"**{score}**"
+        if row.deals < 2:
+            score = f"{row.mean:.3f} (one deal: no interval)"
+        else:
+            low, high = row.mean - row.half_width, row.mean + row.half_width
+            score = f"{row.mean:.3f} ({low:.3f}-{high:.3f})"
+            if low > 0.5:
+                score = f"**{score}**"
         lines.append(
             f"| `{rung}` vs `{row.baseline}` | {score} | {mu:.1f} ({sigma:.1f}) "
             f"| {row.deals} | {row.seconds:.0f} s | `{row.command()}` |"
@@ -208,29 +228,53 @@ def write_into(path: Path, text: str) -> None:
     temporary.replace(path)
 
 
+def deals_for(game: str, players: int, rung: str, full: bool) -> int:
+    """Return how many deals the ladder plays for one row (0: left out)."""
+    plan = DEALS if players == 2 else LARGE_TABLE_DEALS
+    if not full:
+        plan = HOUR_PLAN.get((game, players), plan)
+    return plan[rung]
+
+
 def run_ladder(
-    games: Iterable[str], workers: int, scale: float, log: Any = None
+    games: Sequence[str],
+    workers: int,
+    scale: float = 1.0,
+    full: bool = False,
+    log: Any = None,
+    write: Path | None = None,
 ) -> tuple[str, float]:
-    """Play every row of every table; return the Markdown of all tables and the seconds."""
+    """Play every row of every table; return the Markdown of all tables and the seconds.
+
+    With ``write``, the tables played so far go into that file after each table, with a
+    line naming the tables still to play, so an interrupted run never looks complete.
+    """
     started = time.perf_counter()
-    parts = []
+    parts: list[str] = []
+    tables = [(game, players) for game in games for players in table_sizes(game)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for game in games:
-            for players in table_sizes(game):
-                plan = DEALS if players == 2 else LARGE_TABLE_DEALS
-                rows = []
-                for rung in RUNGS[1:]:
-                    deals = max(1, round(plan[rung] * scale))
-                    row = play_row(game, players, rung, deals, pool=pool)
-                    rows.append(row)
-                    if log is not None:
-                        print(
-                            f"{game} {players}p {rung} vs {row.baseline}: {row.mean:.3f} "
-                            f"+- {row.half_width:.3f} over {deals} deals, {row.seconds:.0f} s",
-                            file=log,
-                            flush=True,
-                        )
-                parts.append(table(game, players, rows))
+        for index, (game, players) in enumerate(tables):
+            rows = []
+            left_out = []
+            for rung in RUNGS[1:]:
+                planned = deals_for(game, players, rung, full)
+                if planned == 0:
+                    left_out.append(rung)
+                    continue
+                deals = max(1, round(planned * scale))
+                row = play_row(game, players, rung, deals, pool=pool)
+                rows.append(row)
+                if log is not None:
+                    print(
+                        f"{game} {players}p {rung} vs {row.baseline}: {row.mean:.3f} "
+                        f"+- {row.half_width:.3f} over {deals} deals, {row.seconds:.0f} s",
+                        file=log,
+                        flush=True,
+                    )
+            parts.append(table(game, players, rows, left_out))
+            if write is not None and index + 1 < len(tables):
+                waiting = ", ".join(f"{g} at {p} players" for g, p in tables[index + 1 :])
+                write_into(write, "\n\n".join(parts) + f"\n\n(Still to play: {waiting}.)")
     return "\n\n".join(parts), time.perf_counter() - started
 
 
@@ -247,11 +291,15 @@ def main(argv: list[str] | None = None) -> int:
         "--scale", type=float, default=1.0, help="multiply every row's default deals"
     )
     parser.add_argument("--write", type=Path, help="write the tables into this Markdown file")
+    parser.add_argument(
+        "--full", action="store_true", help="play every row with the default deals (hours)"
+    )
     args = parser.parse_args(argv)
     from racedeck.plugins import load_registry
 
     known = sorted(load_registry(entry_points=False).games)
-    games = args.game or known
+    order = {game: i for i, game in enumerate(CHEAPEST_FIRST)}
+    games = args.game or sorted(known, key=lambda g: (order.get(g, len(order)), g))
     for game in games:
         if game not in known:
             print(f"ladder: unknown game {game!r} (built-in: {', '.join(known)})", file=sys.stderr)
@@ -260,8 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         if len(games) != 1 or args.players is None:
             print("ladder: --rung needs one game and --players", file=sys.stderr)
             return 2
-        plan = DEALS if args.players == 2 else LARGE_TABLE_DEALS
-        deals = args.deals or plan[args.rung]
+        deals = args.deals or deals_for(games[0], args.players, args.rung, full=True)
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
             row = play_row(games[0], args.players, args.rung, deals, args.first_seed, pool)
         print(
@@ -270,11 +317,19 @@ def main(argv: list[str] | None = None) -> int:
             f"{row.mean + row.half_width:.3f}) over {row.deals} deals, {row.seconds:.0f} s"
         )
         return 0
-    text, seconds = run_ladder(games, args.workers, args.scale, log=sys.stderr)
+    text, seconds = run_ladder(
+        games, args.workers, args.scale, args.full, log=sys.stderr, write=args.write
+    )
+    flags = "".join(
+        [
+            f" {' '.join(args.game)}" if args.game else "",
+            f" --scale {args.scale}" if args.scale != 1 else "",
+            " --full" if args.full else "",
+        ]
+    )
     text += (
-        f"\n\nThe whole ladder took {seconds / 60:.1f} minutes with {args.workers} worker "
-        f"processes (`python -m racedeck.bots.ladder --workers {args.workers}"
-        f"{'' if args.scale == 1 else f' --scale {args.scale}'}`)."
+        f"\n\nThis ladder took {seconds / 60:.1f} minutes with {args.workers} worker "
+        f"processes (`python -m racedeck.bots.ladder --workers {args.workers}{flags}`)."
     )
     print(text)
     if args.write is not None:
