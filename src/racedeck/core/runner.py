@@ -27,6 +27,7 @@ from racedeck.core.errors import OptionError
 from racedeck.core.game import AnyGame
 from racedeck.core.hashing import digest
 from racedeck.core.log import (
+    END_MATCH,
     LOG_FORMAT,
     DebugNote,
     Fault,
@@ -36,6 +37,7 @@ from racedeck.core.log import (
     ResultLine,
     SeatEntry,
     encode,
+    forfeit_result,
 )
 from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Observation, Options, Result
 from racedeck.core.rng import Rng, bot_stream, engine_stream
@@ -141,17 +143,6 @@ def make_header(
         seats=tuple(SeatEntry(bot=spec.name, version=spec.version) for spec in seats),
         fault_policy=fault_policy,
         state_version=game.state_version,
-    )
-
-
-def forfeit_result(players: int, forfeit: Forfeit, unit: str) -> Result:
-    """Return the result of a forfeited match: the forfeiting seat last, the others tied first."""
-    ranks = tuple(players if seat == forfeit.seat else 1 for seat in range(players))
-    return Result(
-        ranks=ranks,
-        scores=(0,) * players,
-        unit=unit,
-        summary=(f"seat {forfeit.seat} forfeited: {forfeit.reason}",),
     )
 
 
@@ -370,7 +361,9 @@ def _play(
         try:
             bot.end_match(result)
         except Exception as exc:  # a bot's failure is recorded, not raised
-            record_fault(seat, describe_failure(exc, "end_match "))
+            reason = describe_failure(exc, END_MATCH)
+            # After the match: the reader tells such a fault from one that ended it by this.
+            record_fault(seat, reason if reason.startswith(END_MATCH) else END_MATCH + reason)
     last_hash = writer.last_hash if writer is not None else ""
     if writer is not None:
         writer.result(
