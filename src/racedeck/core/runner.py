@@ -176,7 +176,11 @@ def _shown(answer: object) -> str:
     """
     if isinstance(answer, msgspec.Struct) or type(answer) in (str, int, float, bool, type(None)):
         return _clip(_safe_str(answer, repr))
-    return f"(an object of type {_safe_str(type(answer), lambda kind: kind.__name__)})"
+    return f"(an object of type {_safe_str(type(answer), _type_name)})"
+
+
+def _type_name(kind: object) -> str:
+    return str(getattr(kind, "__name__", "?"))
 
 
 def _clip(text: str, width: int = REASON_LIMIT) -> str:
