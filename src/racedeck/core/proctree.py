@@ -14,15 +14,28 @@ import ctypes
 import os
 import signal
 import sys
+from typing import Any
 
 _PR_SET_CHILD_SUBREAPER = 36
 _PR_SET_PDEATHSIG = 1
 
 
+def _find_prctl() -> Any:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+# Looked up once, here: between fork and exec nothing may take the loader's lock.
+_PRCTL = _find_prctl()
+
+
 def _prctl(option: int, value: int) -> None:
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+    if _PRCTL is not None:
+        _PRCTL(option, value, 0, 0, 0)
 
 
 def become_subreaper() -> None:
