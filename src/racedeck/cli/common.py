@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
 import typer
 
+from racedeck.cli import output
 from racedeck.core.errors import UsageError
+from racedeck.core.log import MAX_DEPTH, json_depth_ok
 from racedeck.plugins import Registry, load_registry
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
@@ -37,13 +38,17 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
         key = key.strip().replace("-", "_")
         if not sep or not key:
             raise UsageError(f"--option expects KEY=VALUE, got {pair!r}")
+        if not json_depth_ok(value.encode()):
+            raise UsageError(f"--option {key}: the value nests deeper than {MAX_DEPTH} levels")
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
             options[key] = value
+        except RecursionError:
+            raise UsageError(f"--option {key}: the value nests too deep") from None
     return options
 
 
 def emit_json(value: Any) -> None:
-    """Print ``value`` as one line of JSON on standard output."""
-    sys.stdout.write(msgspec.json.encode(value).decode() + "\n")
+    """Print ``value`` as one line of JSON on standard output (see ``cli.output``)."""
+    output.write_result(msgspec.json.encode(value).decode() + "\n")
