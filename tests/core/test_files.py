@@ -127,9 +127,8 @@ def test_a_device_or_a_folder_at_the_target_is_refused_before_anything_is_writte
 ) -> None:
     with pytest.raises(UnsafeTargetError, match="not a regular file"):
         write_atomically("/dev/null", b"x")
-    with pytest.raises(UnsafeTargetError, match="a folder"):
-        with atomic_write(tmp_path):
-            raise AssertionError("the block must not run")
+    with pytest.raises(UnsafeTargetError, match="a folder"), atomic_write(tmp_path):
+        raise AssertionError("the block must not run")
     with pytest.raises(UnsafeTargetError, match="names no file"):
         write_atomically("", b"x")
 
