@@ -251,12 +251,12 @@ def main(argv: list[str] | None = None) -> int:
     debug = "--debug" in args
     try:
         # Without standalone mode a command's typer.Exit comes back as the return value.
-        with output.result_only("--json" in args):
+        with output.result_only("--json" in args), output.cleaned():
             code = app(args=args, prog_name="racedeck", standalone_mode=False)
     except RacedeckError as exc:
         if debug:
             traceback.print_exc()
-        sys.stderr.write(f"racedeck: error: {exc}\n")
+        sys.stderr.write(f"racedeck: error: {output.clean(str(exc))}\n")
         return exc.exit_code
     except typer.Exit as exc:
         return exc.exit_code

@@ -35,6 +35,8 @@ from racedeck.core.bot import Bot, BotFactory, BotFault, BotGone
 from racedeck.core.game import AnyGame
 from racedeck.core.model import Action, Observation, Options, Result
 from racedeck.core.rng import Rng
+from racedeck.core.shown import clip, safe_str, shown
+from racedeck.core.step import choose
 
 START_LIMIT = 10.0
 """Seconds a bot may take to be made, handed the game and told the match starts."""
@@ -200,8 +202,15 @@ def _child(conn: Connection, factory: BotFactory, game: AnyGame) -> NoReturn:
     code = 0
     try:
         _detach(conn.fileno())
-        bot = factory()
-        bot.bind_game(game)
+        where = "making the bot "
+        try:
+            bot = factory()
+            where = "bind_game "
+            bot.bind_game(game)
+        except BaseException as exc:  # the seat's fault, said as the engine says it
+            text = f"{where}raised {type(exc).__name__}: {safe_str(exc)}"
+            conn.send_bytes(_encode_reply(_Reply("raised", text=clip(text))))
+            os._exit(0)
         reply = _Reply(
             "ok",
             reads_observation=bool(bot.reads_observation),
@@ -257,11 +266,12 @@ def _serve(conn: Connection, bot: Bot) -> None:
                     rng = sent
                 assert rng is not None
                 answer = bot.act(observation, legal, rng)
-                try:
+                # Only one of the offered actions travels back; anything else is refused
+                # here, worded as the engine words an illegal answer in its own process.
+                if choose(legal, answer) is None:
+                    reply = _Reply("raised", text=f"returned an illegal action {shown(answer)}")
+                else:
                     reply = _Reply("ok", action=msgspec.msgpack.encode(answer))
-                except (TypeError, ValueError, OverflowError, RecursionError):
-                    name = type(answer).__name__
-                    reply = _Reply("raised", text=f"returned an illegal action of type {name}")
             else:
                 bot.end_match(message[1])
                 reply = _Reply("ok")

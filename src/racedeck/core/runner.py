@@ -43,6 +43,7 @@ from racedeck.core.log import (
 )
 from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Observation, Options, Result
 from racedeck.core.rng import Rng, bot_stream, engine_stream
+from racedeck.core.shown import clip, safe_str, shown
 from racedeck.core.step import NO_CHANCE, Turn, choose
 
 FaultPolicy = Literal["forfeit", "substitute"]
@@ -50,8 +51,6 @@ FAULT_POLICIES: tuple[str, ...] = ("forfeit", "substitute")
 
 DEBUG_LIMIT = 2000
 """The most characters of one debug text that go into the log."""
-REASON_LIMIT = 500
-"""The most characters of a fault's reason that go into the log."""
 
 
 class _Substitute(Bot):
@@ -153,38 +152,8 @@ def make_header(
 def describe_failure(exc: BaseException, where: str = "") -> str:
     """Return the reason a fault line gives for a bot's exception."""
     if isinstance(exc, BotFault):
-        return _clip(_safe_str(exc))
-    return _clip(f"{where}raised {type(exc).__name__}: {_safe_str(exc)}")
-
-
-def _safe_str(value: object, show: Callable[[object], str] = str) -> str:
-    """Return ``show(value)``, or its type's name when the bot's object will not say."""
-    try:
-        text = show(value)
-    except BaseException as exc:  # a bot's object may raise anything when shown
-        if not is_bots_own(exc):
-            raise
-        return f"<{type(value).__name__}>"
-    return text if isinstance(text, str) else f"<{type(value).__name__}>"
-
-
-def _shown(answer: object) -> str:
-    """Return an answer as a fault reason shows it: the same text in every run.
-
-    Actions and plain values are shown as they are; any other object by its type alone,
-    since its own ``repr`` may name a memory address (and so differ from run to run).
-    """
-    if isinstance(answer, msgspec.Struct) or type(answer) in (str, int, float, bool, type(None)):
-        return _clip(_safe_str(answer, repr))
-    return f"(an object of type {_safe_str(type(answer), _type_name)})"
-
-
-def _type_name(kind: object) -> str:
-    return str(getattr(kind, "__name__", "?"))
-
-
-def _clip(text: str, width: int = REASON_LIMIT) -> str:
-    return text if len(text) <= width else text[: width - 3] + "..."
+        return clip(safe_str(exc))
+    return clip(f"{where}raised {type(exc).__name__}: {safe_str(exc)}")
 
 
 def seat_limits(seats: Sequence[BotSpec], time_limit: float | None) -> list[float | None]:
@@ -315,7 +284,7 @@ def _play(
                 raise
             return
         if text:
-            text = _safe_str(text)
+            text = safe_str(text)
             note = DebugNote(seat=seat, bot=seats[seat].name, text=text[:DEBUG_LIMIT])
             debug.append(note)
             if writer is not None:
@@ -390,7 +359,7 @@ def _play(
                 if debugging:
                     record_debug(seat)
                 return action
-            reason = f"returned an illegal action {_shown(answer)}"
+            reason = f"returned an illegal action {shown(answer)}"
         if debugging:
             record_debug(seat)
         if gone:
