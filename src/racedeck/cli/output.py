@@ -93,10 +93,14 @@ class _Cleaning(io.TextIOBase):
         return len(text)
 
     def flush(self) -> None:
-        self._inner.flush()
+        with contextlib.suppress(ValueError):  # the stream it wraps was closed meanwhile
+            self._inner.flush()
 
     def isatty(self) -> bool:
-        return self._inner.isatty()
+        try:
+            return self._inner.isatty()
+        except ValueError:  # closed
+            return False
 
     def fileno(self) -> int:
         return self._inner.fileno()

@@ -15,6 +15,7 @@ import typer
 from typer.core import TyperGroup
 
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
+from racedeck.core import interrupts
 from racedeck.core.errors import RacedeckError, UsageError
 from racedeck.tournament.executors import Executor
 from racedeck.tournament.gate import BETTER, NOT_BETTER, UNDECIDED, Sprt, run_gate
@@ -23,6 +24,7 @@ from racedeck.tournament.plan import (
     default_db_path,
     make_executor,
     plan_tournament,
+    resume_spec,
     with_log_dir,
 )
 from racedeck.tournament.progress import ProgressBar
@@ -110,7 +112,8 @@ def _play_store(store: Store, executor: Executor, json: bool) -> None:
             bar.advance()
 
     try:
-        play(store, executor, on_record)
+        with interrupts.sigterm_interrupts():
+            play(store, executor, on_record)
     except KeyboardInterrupt:
         raise Interrupted(
             f"interrupted; every finished match is saved, resume with:"
@@ -230,13 +233,19 @@ def resume_command(
     executor: ExecutorKind = "local",
     ray_address: RayAddress = None,
     json: JsonFlag = False,
+    plugins_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--plugins-dir",
+            help="The plugins folder the tournament was run with: its code runs only if named.",
+        ),
+    ] = None,
 ) -> None:
     """Play the matches a stopped tournament is missing, then print the standings."""
-    with (
-        Store.open(db) as store,
-        make_executor(executor, workers, ray_address, store.spec.plugins_dir) as running,
-    ):
-        _play_store(store, running, json)
+    with Store.open(db) as store:
+        store.spec = resume_spec(store.spec, db, plugins_dir)
+        with make_executor(executor, workers, ray_address, store.spec.plugins_dir) as running:
+            _play_store(store, running, json)
 
 
 @tournament_app.command("report")
@@ -321,7 +330,10 @@ def gate_command(
     )
     if spec.matches < 2:
         raise UsageError("--max-matches must be at least 2 (one deal)")
-    with make_executor(executor, workers, ray_address, spec.plugins_dir) as running:
+    with (
+        interrupts.sigterm_interrupts(),
+        make_executor(executor, workers, ray_address, spec.plugins_dir) as running,
+    ):
         result = run_gate(
             spec, running, sprt, (lambda r: emit_json(_match_line(r))) if json else None
         )

@@ -53,3 +53,25 @@ def watching() -> Iterator[None]:
 def is_bots_own(exc: BaseException) -> bool:
     """Return True when ``exc``, raised out of a bot's code, is the bot's and not an interrupt."""
     return not (isinstance(exc, (KeyboardInterrupt, SystemExit)) and received())
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    mark()
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """While the block runs, SIGTERM stops the program as Ctrl-C does (main thread only).
+
+    A tournament asked to stop then commits what it has, stops its workers and says how
+    to resume, instead of dying with its workers orphaned.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

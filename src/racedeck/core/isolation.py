@@ -68,9 +68,13 @@ def available() -> bool:
 
 
 class IsolatedBot(Bot):
-    """Plays a bot made by ``factory`` in a child process, each call bounded by ``limit`` s."""
+    """Plays a bot made by ``factory`` in a child process, each call bounded by ``limit`` s.
 
-    def __init__(self, factory: BotFactory, limit: float) -> None:
+    Without a limit (``None``) the engine waits as long as the bot takes, but a bot that
+    takes its process down still costs only its own seat.
+    """
+
+    def __init__(self, factory: BotFactory, limit: float | None) -> None:
         self._factory = factory
         self._limit = limit
         self._pid = 0
@@ -93,15 +97,15 @@ class IsolatedBot(Bot):
         child.close()
         self._pid, self._conn = pid, parent
         # A child that stops reading must not block the engine's writing either.
-        _send_timeout(parent, max(START_LIMIT, self._limit))
-        reply = self._ask(None, max(START_LIMIT, self._limit), " to start")
+        if self._limit is not None:
+            _send_timeout(parent, max(START_LIMIT, self._limit))
+        reply = self._ask(None, self._start_limit(), " to start")
         self.reads_observation = reply.reads_observation  # type: ignore[misc]
         self.emits_debug = reply.emits_debug  # type: ignore[misc]
 
     def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
         """Tell the bot the match starts."""
-        limit = max(START_LIMIT, self._limit)
-        self._ask(("start", game, seat, players, options), limit, " to start")
+        self._ask(("start", game, seat, players, options), self._start_limit(), " to start")
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Ask the bot for its action, within the limit; the answer is decoded, not unpickled."""
@@ -124,7 +128,7 @@ class IsolatedBot(Bot):
     def end_match(self, result: Result) -> None:
         """Tell the bot how the match ended."""
         if self._conn is not None:
-            self._ask(("end", result), END_LIMIT, " to hear the result")
+            self._ask(("end", result), END_LIMIT if self._limit else None, " to hear the result")
 
     def close(self) -> None:
         """Kill the child and everything in its process group, and reap it."""
@@ -138,7 +142,10 @@ class IsolatedBot(Bot):
             self._pid = 0
 
     # The round trip ----------------------------------------------------------------------
-    def _ask(self, message: Any, limit: float, doing: str) -> _Reply:
+    def _start_limit(self) -> float | None:
+        return None if self._limit is None else max(START_LIMIT, self._limit)
+
+    def _ask(self, message: Any, limit: float | None, doing: str) -> _Reply:
         conn = self._conn
         if conn is None:
             raise BotGone("its process is gone")

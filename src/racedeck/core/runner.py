@@ -176,6 +176,7 @@ def run_match(
     start_state: Any = None,
     start_events: int = 0,
     time_limit: float | None = None,
+    isolate: bool = False,
 ) -> MatchOutcome:
     """Play one match to its end and return its outcome.
 
@@ -184,7 +185,9 @@ def run_match(
     ``time_limit`` is the seconds each decision may take (``None``: no limit), unless a
     bot's spec sets its own; a limit reads the clock, so a match that hits one is not
     reproducible. ``start_state`` and ``start_events`` let a match continue from a point
-    of another one (a fork).
+    of another one (a fork). With ``isolate`` every bot plays in a process of its own,
+    limit or not, so one that takes its process down costs only its seat (a tournament
+    plays a match again this way after its worker died).
     """
     if fault_policy not in FAULT_POLICIES:
         raise OptionError(f"unknown fault policy {fault_policy!r}; use forfeit or substitute")
@@ -193,11 +196,11 @@ def run_match(
     players = len(seats)
     game.check_players(options, players)
     limits = seat_limits(seats, time_limit)
-    isolate = isolation.available()
+    can_isolate = isolation.available()
     bots: list[Bot] = []
     failed: list[tuple[int, str]] = []
     for seat, (spec, limit) in enumerate(zip(seats, limits, strict=True)):
-        if limit is not None and isolate:
+        if (limit is not None or isolate) and can_isolate:
             # Made and played in a process of its own, which the limit can always stop.
             bots.append(IsolatedBot(spec.factory, limit))
             limits[seat] = None

@@ -17,11 +17,13 @@ import abc
 import multiprocessing
 import os
 import signal
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
+from racedeck.core import proctree
 from racedeck.tournament.record import PlayedMatch
 from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.worker import died_record, run_batch
@@ -85,8 +87,8 @@ class LocalExecutor(Executor):
 
     A bot that takes its worker process down (``os._exit``, a crash in an extension)
     breaks the pool and every batch in flight with it. The pool is then restarted and the
-    matches of those batches are played again one at a time, so that the one that kills
-    its worker is found and recorded as an ``error`` while the others are played as usual.
+    matches of those batches are played again one at a time, each bot in a process of its
+    own, so that the bot that kills its process is found and its seat faulted.
     """
 
     def __init__(self, workers: int) -> None:
@@ -101,8 +103,26 @@ class LocalExecutor(Executor):
         )
 
     def _restart(self) -> None:
+        # A broken pool: its manager thread stops what is left of it.
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._pool = self._start()
+
+    def _stop(self, grace: float) -> None:
+        """Stop the pool: wait ``grace`` seconds for each worker to exit, then kill it.
+
+        A worker may never exit on its own (a bot left a thread running in it), so the
+        pool is not joined blindly; nor is one left behind when the run is interrupted.
+        """
+        # The pool keeps its processes in a private mapping; it is read to reap them all.
+        processes = list(getattr(self._pool, "_processes", {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + grace
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(5)
+        self._pool.shutdown(wait=True)  # its manager thread, once every worker is gone
 
     def run(
         self, spec: TournamentSpec, batches: Iterable[Batch], tick: float | None = None
@@ -146,18 +166,33 @@ class LocalExecutor(Executor):
                 future.cancel()
 
     def _isolated(self, spec: TournamentSpec, index: int) -> list[PlayedMatch]:
-        """Play one match alone on the pool; if its worker dies, record that instead."""
+        """Play one match alone, every bot in a process of its own.
+
+        A bot that takes its process down then costs its own seat (``run_batch``'s
+        ``isolate``); only if the worker still dies is the match the engine's error.
+        """
         try:
-            return self._pool.submit(run_batch, spec, [index]).result()
+            return self._pool.submit(run_batch, spec, [index], True).result()
         except BrokenProcessPool:
             self._restart()
             return [PlayedMatch(died_record(spec, index))]
 
     def close(self) -> None:
-        """Stop the worker processes."""
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """Stop the worker processes (idle by now: the run is over)."""
+        self._stop(grace=WORKER_EXIT_GRACE)
+
+
+WORKER_EXIT_GRACE = 5.0
+"""Seconds a finished pool's workers get to exit before they are killed."""
 
 
 def _ignore_interrupts() -> None:
-    """Leave Ctrl-C to the parent, which stops the pool and tells how to resume."""
+    """Leave Ctrl-C to the parent, which stops the pool and tells how to resume.
+
+    A worker also dies with the process that started it, so a driver killed outright
+    (``kill -9``) leaves no worker behind.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    proctree.die_with_parent()
+    if os.getppid() == 1:  # the driver was gone before the line above took effect
+        os._exit(1)

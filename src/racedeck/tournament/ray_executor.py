@@ -67,13 +67,16 @@ _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(list[PlayedMatch])
 
 
-def play_batch(spec: TournamentSpec, indices: Sequence[int], shipped: bool) -> bytes:
+def play_batch(
+    spec: TournamentSpec, indices: Sequence[int], shipped: bool, isolate: bool = False
+) -> bytes:
     """Play a batch on a Ray worker and return its matches encoded with msgpack.
 
     With ``shipped``, the worker runs in its node's copy of the ``--plugins-dir`` and
-    loads the plugins from there.
+    loads the plugins from there; with ``isolate`` every bot plays in a process of its
+    own (a match played again after its worker died).
     """
-    return _encoder.encode(run_batch(_here(spec, shipped), indices))
+    return _encoder.encode(run_batch(_here(spec, shipped), indices, isolate))
 
 
 def node_versions(spec: TournamentSpec, shipped: bool) -> dict[str, str]:
@@ -151,7 +154,10 @@ class RayExecutor(Executor):
                         if not batch:
                             break
                         work = _Task(batch)
-                    pending[task.remote(spec_ref, work.batch, shipped)] = work
+                    # A single match that crashed its worker is played again with every
+                    # bot in a process of its own: the bot that crashes costs its seat.
+                    isolate = work.crashes > 0 and len(work.batch) == 1
+                    pending[task.remote(spec_ref, work.batch, shipped, isolate)] = work
                 if not pending:
                     return
                 refs = list(pending)
