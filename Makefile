@@ -1,10 +1,10 @@
-# racedeck: make run (the main job), make test (the whole suite), make bench, make golden.
+# racedeck: make run (the main job), make test (the whole suite), make bench, make strength, make golden.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS ?= dev
 
-.PHONY: run test lint type bench golden clean
+.PHONY: run test lint type bench strength golden clean
 
 $(BIN)/racedeck: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ type: $(BIN)/racedeck
 ## bench: speed figures (medians of repeated runs; see benchmarks/)
 bench: $(BIN)/racedeck
 	$(BIN)/python -m benchmarks.run
+
+## strength: the strength ladder of the built-in bots, written into docs/bots.md (under an hour on two cores)
+strength: $(BIN)/racedeck
+	$(BIN)/python -m racedeck.bots.ladder --workers 2 --write docs/bots.md
 
 ## golden: rewrite tests/golden/ on purpose, after a deliberate change of rules or format
 golden: $(BIN)/racedeck

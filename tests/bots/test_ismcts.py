@@ -9,6 +9,7 @@ import pytest
 
 from racedeck.bots.ismcts import Budget, Ismcts, rewards
 from racedeck.bots.sampling import sampler_for
+from racedeck.bots.selection import WIDEN_ABOVE, select_ucb1
 from racedeck.bots.strength import measure, seat_score
 from racedeck.core.bot import BotSpec
 from racedeck.core.errors import OptionError
@@ -183,21 +184,37 @@ def test_an_unknown_rollout_policy_is_refused() -> None:
 
 
 def test_the_heuristics_choice_is_expanded_first() -> None:
-    from racedeck.bots.ismcts import _select
-
     table: dict = {}
     legal = ["a", "b", "c"]
-    action, _ = _select(table, legal, 0.7, random.Random(0), lambda: "c")  # type: ignore[arg-type]
+    action, _ = select_ucb1(table, legal, 0.7, random.Random(0), lambda: "c")  # type: ignore[arg-type]
     assert action == "c" and set(table) == {"c"}
 
 
 def test_a_huge_choice_widens_only_as_visits_grow() -> None:
-    from racedeck.bots.ismcts import WIDEN_ABOVE, _select
-
     legal = [f"design-{i}" for i in range(WIDEN_ABOVE * 3)]
-    table: dict = {legal[0]: [2, 2.0, 2], legal[1]: [1, 1.0, 1], legal[2]: [1, 0.0, 1]}
-    action, _ = _select(table, legal, 0.7, random.Random(0))  # type: ignore[arg-type]
+    table: dict = {
+        legal[0]: [2, 2.0, 2, 0.0],
+        legal[1]: [1, 1.0, 1, 0.0],
+        legal[2]: [1, 0.0, 1, 0.0],
+    }
+    action, _ = select_ucb1(table, legal, 0.7, random.Random(0))  # type: ignore[arg-type]
     assert action in legal[:3] and len(table) == 3, "3 tried, 4 visits: no new action yet"
     table[legal[0]][0] = 40
-    action, _ = _select(table, legal, 0.7, random.Random(0))  # type: ignore[arg-type]
+    action, _ = select_ucb1(table, legal, 0.7, random.Random(0))  # type: ignore[arg-type]
     assert len(table) == 4 and action not in legal[:3], "42 visits: a fourth action is tried"
+
+
+def test_a_famous500_determinization_knows_exactly_what_the_opponent_knows_of_its_hand() -> None:
+    game = REGISTRY.game("famous-500")
+    sample = sampler_for(game)
+    checked = known = 0
+    for state, seat, options in _states("famous-500", 11, stride=2):
+        other = 1 - seat
+        sampled = sample(game.observe(state, seat), options, seat, random.Random(checked))
+        assert sampled.opponent_known[other] == state.opponent_known[other]
+        assert sampled.opponent_maybe[other] == state.opponent_maybe[other]
+        # The opponent's heuristic in a playout reads it from its own observation.
+        assert game.observe(sampled, other).opponent_known == state.opponent_known[other]
+        checked += 1
+        known += bool(state.opponent_known[other])
+    assert checked >= 20 and known >= 10, (checked, known)

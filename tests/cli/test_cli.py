@@ -43,7 +43,7 @@ def test_games_lists_lacorsa() -> None:
         "name": "lacorsa",
         "title": "LACORSA Grand Prix",
         "players": [2, 6],
-        "rules_version": "1",
+        "rules_version": "2",
     } in data["games"]
 
 

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import io
+import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
-from racedeck.core.log import LOG_FORMAT, LogReader
+from racedeck.core.errors import LogError, OptionError
+from racedeck.core.log import LOG_FORMAT, LogReader, LogWriter
 from racedeck.core.replay import replay_log, verify_log
+from racedeck.core.runner import run_match
 from racedeck.plugins import Registry
 from tests.golden.specs import GOLDEN_DIR, GOLDEN_MATCHES
 
@@ -39,16 +44,62 @@ def test_no_stray_golden_files() -> None:
 OLD_DIR = GOLDEN_DIR / "old"
 
 
-@pytest.mark.parametrize("path", sorted(OLD_DIR.glob("*.jsonl")), ids=lambda p: p.stem)
-def test_logs_from_older_state_versions_still_replay_and_verify(registry: Registry, path) -> None:  # type: ignore[no-untyped-def]
-    """Never regenerated: written before a state schema change or in an older log format."""
+OLD_LOGS = sorted(OLD_DIR.glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("path", OLD_LOGS, ids=lambda p: p.stem)
+def test_logs_from_older_versions_still_replay_and_verify(registry: Registry, path) -> None:  # type: ignore[no-untyped-def]
+    """Never regenerated: these logs were written before a state schema or rules change,
+    and replay and re-run under the rules version they name."""
     replay = replay_log(registry, path)
     assert replay.complete, replay.error
+    current = registry.game(replay.header.game)
     assert (
-        replay.header.state_version < replay.game.state_version
+        replay.header.state_version < current.state_version
+        or replay.header.rules_version != current.rules_version
         or replay.header.format < LOG_FORMAT
     )
+    assert replay.game.rules_version == replay.header.rules_version
     verify_log(registry, path)
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in OLD_LOGS if "rules-v1" in p.name], ids=lambda p: p.stem
+)
+def test_older_rules_logs_play_differently_under_todays_rules(registry: Registry, path) -> None:  # type: ignore[no-untyped-def]
+    """The old rules are really what re-runs them: today's rules refuse their options or
+    play (or score) their match differently."""
+    with LogReader(path) as reader:
+        header = reader.header
+        logged = [entry.event for entry in reader]
+        logged_result = reader.result
+    game = registry.game(header.game)
+    try:
+        options = game.parse_options(header.options)
+    except OptionError:
+        return  # refused: a Famous 500 race longer than today's rules allow
+    seats = [registry.bot(seat.bot, header.game) for seat in header.seats]
+    buffer = io.BytesIO()
+    run_match(game, options, seats, header.seed, writer=LogWriter(buffer))
+    again = [json.loads(line) for line in buffer.getvalue().splitlines()]
+    events = [line["event"] for line in again if line["kind"] == "event"]
+    result = next(line for line in again if line["kind"] == "result")
+    old_events = [msgspec.json.decode(e) if isinstance(e, bytes) else e for e in logged]
+    assert logged_result is not None
+    assert events != old_events or result["result"] != logged_result.result
+
+
+def test_a_log_of_a_rules_version_no_engine_played_is_refused(registry: Registry, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    source = OLD_DIR / "lacorsa-rules-v1-5p-pairs-as-teams-seed13.jsonl"
+    text = source.read_text().replace('"rules_version":"1"', '"rules_version":"0"', 1)
+    path = tmp_path / "future.jsonl"
+    path.write_text(text)
+    with pytest.raises(LogError) as refused:
+        replay_log(registry, path)
+    assert refused.value.line == 1
+    assert "lacorsa rules version '0' is not one this engine plays (it plays '2')" in str(
+        refused.value
+    )
 
 
 def test_every_game_keeps_a_log_in_the_old_format(registry: Registry) -> None:

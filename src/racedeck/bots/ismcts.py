@@ -7,7 +7,8 @@ with that seat's reward. The tree is keyed by actions only (open loop): chance a
 hidden cards differ from one simulation to the next. Choices are picked by UCB1 counted
 against how often each was *available*, since what is legal differs between samples. A
 sealed decision of several seats is decoupled: each seat picks from its own statistics,
-none sees the others' picks.
+none sees the others' picks, by regret matching (or Exp3, or UCB1: ``Budget.sealed``; see
+``racedeck.bots.selection``).
 
 The budget is counted in simulations or forward-model steps, so the bot is deterministic
 for a seed on every machine; a wall-clock budget exists too, and is not reproducible.
@@ -16,15 +17,23 @@ for a seed on every machine; a wall-clock budget exists too, and is not reproduc
 from __future__ import annotations
 
 import functools
-import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from racedeck.bots.sampling import Sampler, sampler_for
+from racedeck.bots.selection import (
+    SEALED_RULES,
+    Row,
+    SealedRule,
+    Update,
+    learn,
+    select_sealed,
+    select_ucb1,
+)
 from racedeck.core.bot import Bot, BotFactory, BotFault
 from racedeck.core.errors import RacedeckError
 from racedeck.core.game import AnyGame
@@ -32,11 +41,11 @@ from racedeck.core.model import ENGINE, Action, Observation, Options, Result
 from racedeck.core.rng import Rng
 from racedeck.core.step import NO_CHANCE, Turn, choose
 
-WIDEN_ABOVE = 20
-"""Nodes with more legal actions than this widen progressively."""
+Rollout = Literal["random", "heuristic"]
+"""How playouts choose: uniformly, or mostly as the game's heuristic bot would."""
 
 ROLLOUTS = ("random", "heuristic")
-"""How playouts choose: uniformly, or mostly as the game's heuristic bot would."""
+"""Every playout policy."""
 
 RANK_WEIGHT = 0.75
 """By default, how much of a simulation's reward is the finishing place; the rest is the score."""
@@ -44,38 +53,72 @@ RANK_WEIGHT = 0.75
 
 @dataclass(frozen=True)
 class Budget:
-    """How much searching one decision may do; the first limit reached stops it.
+    """How much searching one decision may do, and how: ISMCTS's declared parameters.
 
-    ``simulations`` and ``steps`` (forward-model calls of ``decide``) are reproducible;
-    ``seconds`` reads the clock, so play under it differs from run to run.
+    The first limit reached stops the search. ``simulations`` and ``steps``
+    (forward-model calls of ``decide``) are reproducible; ``seconds`` reads the clock, so
+    play under it differs from run to run. Every field is a parameter a strategy author
+    may set (``BotSpec.with_parameters``); ``__parameter_docs__`` says what each does.
     """
 
     simulations: int | None = 200
     steps: int | None = None
     seconds: float | None = None
     exploration: float = 0.7
-    rollout: str = "random"
-    """``random`` plays uniformly; ``heuristic`` asks the game's registered heuristic bot."""
+    rollout: Rollout = "random"
     epsilon: float = 0.1
-    """In heuristic playouts, the chance of a uniformly random action instead."""
     rank_weight: float = RANK_WEIGHT
-    """How much of a playout's reward is the finishing place; the rest is the score."""
+    sealed: SealedRule = "regret"
+    mix: float = 0.1
+    bias: float = 0.0
+
+    __parameter_docs__: ClassVar[dict[str, str]] = {
+        "simulations": "playouts a decision (none: no limit)",
+        "steps": "forward-model steps a decision (none: no limit)",
+        "seconds": "wall-clock seconds a decision (none: no limit; not reproducible)",
+        "exploration": "UCB1's exploration constant c",
+        "rollout": "playout policy: random, or the game's heuristic",
+        "epsilon": "in heuristic playouts, the chance of a uniformly random action instead",
+        "rank_weight": "share of a playout's reward that is the finishing place (the rest: score)",
+        "sealed": "selection at sealed simultaneous nodes: regret matching, Exp3 or decoupled UCB1",
+        "mix": "share of uniform play mixed into the sealed-node strategy (regret, exp3)",
+        "bias": "progressive bias: the heuristic's choice gets bias / (visits + 1) more in UCB1",
+    }
 
     def __post_init__(self) -> None:
         if self.simulations is None and self.steps is None and self.seconds is None:
             raise ValueError("an ISMCTS budget needs simulations, steps or seconds")
+        for name in ("simulations", "steps", "seconds"):
+            limit = getattr(self, name)
+            if limit is not None and limit <= 0:
+                raise ValueError(f"{name} must be positive, got {limit}")
         if self.rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout policy {self.rollout!r}; use random or heuristic")
+        if self.sealed not in SEALED_RULES:
+            raise ValueError(
+                f"unknown sealed-node rule {self.sealed!r}; use {', '.join(SEALED_RULES)}"
+            )
+        if not self.bias >= 0:
+            raise ValueError(f"bias must be 0 or more, got {self.bias}")
+        if not self.exploration >= 0:
+            raise ValueError(f"exploration must be 0 or more, got {self.exploration}")
+        for name in ("epsilon", "rank_weight"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{name} must be between 0 and 1, got {getattr(self, name)}")
+        if not 0 < self.mix <= 1:
+            raise ValueError(f"mix must be above 0 and at most 1, got {self.mix}")
 
 
 class _Node:
     """One point of the action tree: per acting seat, statistics of its choices."""
 
-    __slots__ = ("children", "tables")
+    __slots__ = ("children", "favourites", "tables")
 
     def __init__(self) -> None:
         self.children: dict[Any, _Node] = {}
-        self.tables: dict[int, dict[Action, list[float]]] = {}
+        self.tables: dict[int, dict[Action, Row]] = {}
+        self.favourites: dict[int, Action | None] = {}
+        """Per seat, the heuristic's choice here, asked once (of the first determinization)."""
 
 
 def rewards(result: Result, rank_weight: float = RANK_WEIGHT) -> list[float]:
@@ -163,8 +206,10 @@ class Ismcts(Bot):
         exploration = self.budget.exploration
         randbelow = rng.randrange
         policy, epsilon = self._policy, self.budget.epsilon
+        sealed, mix, bias = self.budget.sealed, self.budget.mix, self.budget.bias
+        own = self._seat
         node: _Node | None = root
-        path: list[tuple[int, list[float]]] = []
+        path: list[tuple[int, Row, Update]] = []
         steps = 0
         while True:
             step = next_step(state)
@@ -186,10 +231,17 @@ class Ismcts(Bot):
                     legal = legal_actions(state, seat)
                     prior = None
                     if policy is not None and len(legal) > 1:
-                        prior = partial(_favourite, game, policy[seat], state, seat, legal, rng)
-                    action, stats = _select(table, legal, exploration, rng, prior)
+                        prior = partial(
+                            _node_favourite, node, game, policy[seat], state, seat, legal, rng
+                        )
+                    update: Update = None
+                    # The searching seat best-responds (UCB1) to the others' learnt mix.
+                    if len(seats) > 1 and seat != own and sealed != "ucb1":
+                        action, stats, update = select_sealed(table, legal, sealed, mix, rng, prior)
+                    else:
+                        action, stats = select_ucb1(table, legal, exploration, rng, prior, bias)
                     joint.append(action)
-                    path.append((seat, stats))
+                    path.append((seat, stats, update))
                 key = joint[0] if len(joint) == 1 else tuple(joint)
                 child = node.children.get(key)
                 if child is None:
@@ -210,59 +262,12 @@ class Ismcts(Bot):
                 steps += 1
             state = turn.state
         reward = rewards(game.result(state), self.budget.rank_weight)
-        for seat, stats in path:
+        for seat, stats, update in path:
             stats[0] += 1
             stats[1] += reward[seat]
+            if update is not None:
+                learn(sealed, stats, update, reward[seat])
         return steps
-
-
-def _select(
-    table: dict[Action, list[float]],
-    legal: Sequence[Action],
-    exploration: float,
-    rng: random.Random,
-    prior: Callable[[], Action | None] | None = None,
-) -> tuple[Action, list[float]]:
-    """Pick an untried legal action, else the best tried one by UCB1 over availability.
-
-    The untried action is the ``prior``'s (the heuristic's choice) when it has not been
-    tried yet, else one at random. With more than ``WIDEN_ABOVE`` legal actions the node
-    widens progressively: a new action is tried only while fewer than
-    ``1 + sqrt(visits)`` have been, so a huge choice (a car design) is not spread thin.
-    """
-    untried = []
-    tried = 0
-    visits_here = 0.0
-    for action in legal:
-        stats = table.get(action)
-        if stats is None:
-            untried.append(action)
-        else:
-            stats[2] += 1
-            tried += 1
-            visits_here += stats[0]
-    if untried and (len(legal) <= WIDEN_ABOVE or tried < 1 + math.sqrt(visits_here)):
-        action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-        if prior is not None:
-            favourite = prior()
-            if favourite is not None:
-                listed = choose(untried, favourite)
-                if listed is not None:
-                    action = listed
-        stats = table[action] = [0, 0.0, 1]
-        return action, stats
-    best: Action = legal[0]
-    best_stats: list[float] = []
-    best_value = -math.inf
-    for action in legal:
-        stats = table.get(action)
-        if stats is None:
-            continue
-        visits = stats[0]
-        value = stats[1] / visits + exploration * math.sqrt(math.log(stats[2]) / visits)
-        if value > best_value:
-            best, best_stats, best_value = action, stats, value
-    return best, best_stats
 
 
 def _heuristics(game: AnyGame, players: int, options: Options) -> list[Bot] | None:
@@ -292,6 +297,23 @@ def _heuristic_factory(game: str) -> BotFactory | None:
     except RacedeckError:
         factory = None
     return factory
+
+
+def _node_favourite(
+    node: _Node,
+    game: AnyGame,
+    bot: Bot,
+    state: Any,
+    seat: int,
+    legal: Sequence[Action],
+    rng: random.Random,
+) -> Action | None:
+    """Return the heuristic's choice for ``seat`` at ``node``, asking it the first time only."""
+    favourites = node.favourites
+    if seat in favourites:
+        return favourites[seat]
+    favourite = favourites[seat] = _favourite(game, bot, state, seat, legal, rng)
+    return favourite
 
 
 def _favourite(

@@ -47,6 +47,8 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
                 factory=partial(Ismcts, budget),
                 description=f"information-set Monte Carlo tree search, {what}",
                 reproducible=budget.seconds is None,
+                parameters=budget,
+                configure=Ismcts,
             )
         )
     register(

@@ -53,6 +53,8 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
     it was written with the same state version (its events and result always are)."""
     conformance_options: ClassVar[tuple[dict[str, Any], ...]] = ({},)
     """Option sets the conformance suite plays at every player count; keep them quick."""
+    option_ranges: ClassVar[tuple[OptionRange, ...]] = ()
+    """Every option's documented range or enumerated values, for the conformance matrix."""
 
     def __init__(self) -> None:
         self.event_decoder: msgspec.json.Decoder[EventT] = msgspec.json.Decoder(self.event_type)
@@ -144,6 +146,19 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
         """
         return None
 
+    def under_rules(self, version: str) -> Game[StateT, ActionT, EventT, ObservationT, OptionsT]:
+        """Return the game that plays rules version ``version``: a log replays under its own.
+
+        The current version is this game itself; a game that still plays an older version
+        returns a game object for it (stateless like this one). Any other version is refused.
+        """
+        if version == self.rules_version:
+            return self
+        raise OptionError(
+            f"{self.name} rules version {version!r} is not one this engine plays "
+            f"(it plays {self.rules_version!r})"
+        )
+
     def parse_options(self, raw: dict[str, Any]) -> OptionsT:
         """Build the options from a mapping of names to values, with clear errors."""
         try:
@@ -162,6 +177,25 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
             raise OptionError(
                 f"{self.name} takes {self.min_players} to {self.max_players} players, got {players}"
             )
+
+
+class OptionRange(msgspec.Struct, frozen=True):
+    """One option's documented values: an enumeration, or a whole-number range's two ends.
+
+    ``values`` is what the conformance matrix plays (each with the other options at their
+    defaults). A range built with ``between`` also sets ``low`` and ``high``, and the
+    conformance suite checks that one past either end is refused.
+    """
+
+    name: str
+    values: tuple[Any, ...]
+    low: int | None = None
+    high: int | None = None
+
+    @classmethod
+    def between(cls, name: str, low: int, high: int) -> OptionRange:
+        """Return the range ``low`` to ``high`` of a whole-number option."""
+        return cls(name, (low, high), low, high)
 
 
 AnyGame = Game[Any, Any, Any, Any, Any]

@@ -69,19 +69,16 @@ class Replay:
 
 
 def open_game(catalogue: Catalogue, header: Header, path: str) -> tuple[AnyGame, Options]:
-    """Return the game and options a log header names, as bad input when they are not known."""
+    """Return the game and options a log header names, as bad input when they are not known.
+
+    The game is the one that plays the header's rules version (``Game.under_rules``): a
+    log written under older rules replays, and re-runs, under those rules.
+    """
     try:
-        game = catalogue.game(header.game)
+        game = catalogue.game(header.game).under_rules(header.rules_version)
         options = game.parse_options(header.options)
     except RacedeckError as exc:
         raise LogError(path, 1, str(exc)) from None
-    if header.rules_version != game.rules_version:
-        raise LogError(
-            path,
-            1,
-            f"{header.game} rules version {header.rules_version!r} is not this engine's "
-            f"{game.rules_version!r}",
-        )
     return game, options
 
 

@@ -13,8 +13,8 @@ import msgspec
 from msgspec.structs import replace
 
 from racedeck.core.bot import Bot, BotSpec
-from racedeck.core.errors import unknown_event
-from racedeck.core.game import Game
+from racedeck.core.errors import OptionError, unknown_event
+from racedeck.core.game import Game, OptionRange
 from racedeck.core.model import (
     ENGINE,
     ENGINE_STEP,
@@ -104,6 +104,12 @@ class HighCard(Game[HighCardState, Lay, HighCardEvent, HighCardObservation, High
     state_type = HighCardState
     observation_type = HighCardObservation
     conformance_options = ({}, {"hand": 2})
+    option_ranges = (OptionRange.between("hand", 1, CARDS),)
+
+    def check_options(self, options: HighCardOptions) -> None:
+        """A hand is 1 to ``CARDS`` cards (the deck has ``CARDS`` a seat)."""
+        if not 1 <= options.hand <= CARDS:
+            raise OptionError(f"high-card: hand must be 1 to {CARDS}, got {options.hand}")
 
     def initial_state(self, options: HighCardOptions, players: int) -> HighCardState:
         """Return the match before the deal."""

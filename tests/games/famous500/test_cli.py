@@ -49,3 +49,17 @@ def test_a_malformed_track_is_one_clear_line(
     assert code == EXIT_BAD_INPUT
     assert err.strip().endswith(f"{track}: a track has 1 to 100 sections, got 0")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_race_too_long_for_the_pit_deck_is_one_clear_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The issue's command: 20 laps used to end in a forfeit; now it is refused up front."""
+    args = ["play", "famous-500", "-s", "heuristic", "-s", "heuristic", "--seed", "6"]
+    code = main([*args, "-o", "laps=20", "--no-log"])
+    _out, err = capsys.readouterr()
+    assert code == EXIT_BAD_INPUT
+    assert err.strip() == (
+        "racedeck: error: famous-500: laps must be 1 to 4, got 20 (the pit deck's three "
+        "cards last three between-laps draws, and discards leave the game)"
+    )

@@ -10,13 +10,17 @@ import random
 import pytest
 
 from racedeck.core.errors import IllegalActionError
-from racedeck.core.step import apply
+from racedeck.core.model import ENGINE
+from racedeck.core.rng import engine_stream
+from racedeck.core.step import apply, resolve
 from racedeck.games.wacky_races import data
 from racedeck.games.wacky_races.actions import EndTurn, PlayStep
 from racedeck.games.wacky_races.events import (
     CardsDrawn,
     TurnEnded,
+    TurnStarted,
 )
+from racedeck.games.wacky_races.options import WackyOptions
 from tests.games.wacky_races.helpers import (
     D,
     F,
@@ -143,7 +147,7 @@ def test_refill_to_three_after_moving() -> None:
 
     Once a player has moved their driver, they must draw movement cards from the deck until they hold at least three.
     """
-    state = make(players=2, hands=((D, F, P), (D,)), round=0)
+    state = make(players=2, hands=((D, F, P), (D, F, P)), round=0)
     _, state = play(state, PlayStep(cards=(D,)))
     events, after = play(state, EndTurn())
     assert of(events, TurnEnded)[0].drawn == (M,)  # the draw pile's last card
@@ -151,3 +155,58 @@ def test_refill_to_three_after_moving() -> None:
     big = make(players=2, hands=((D, F, P, M, M), (D,)), round=0)
     events, after = play(big, EndTurn())
     assert of(events, TurnEnded)[0].drawn == () and len(after.hands[0]) == 5  # no hand limit
+
+
+def test_every_turn_starts_with_three_cards() -> None:
+    """Los jugadores comienzan la partida y cada uno de sus turnos con tres cartas de movimiento en la mano.
+
+    Players begin the game, and each of their turns, with three movement cards in hand. A
+    steal or a trap may leave a seat fewer between its turns: it draws up to three as its
+    turn starts.
+    """
+    state = make(players=2, hands=((D, F, P), (D,)), round=0)
+    events, after = play(state, EndTurn())
+    assert after.active == 1 and after.phase == "turn"
+    assert [e.cards for e in of(events, CardsDrawn) if e.seat == 1] == [(P, M)]
+    assert after.hands[1] == (D, P, M)
+
+
+def test_short_turn_hands_keeps_the_version_1_reading() -> None:
+    """The option ``short_turn_hands`` (off by default): no refill as a turn starts."""
+    state = make(players=2, hands=((D, F, P), (D,)), round=0, options={"short_turn_hands": True})
+    events, after = play(state, EndTurn())
+    assert after.active == 1 and after.hands[1] == (D,)
+    assert not [e for e in of(events, CardsDrawn) if e.seat == 1]
+
+
+def short_turn_starts(options: WackyOptions, races: int = 60) -> tuple[int, int]:
+    """Return (turns, turns begun with fewer than three cards) over random 3-player races."""
+    turns = short = 0
+    for seed in range(races):
+        state = G.initial_state(options, 3)
+        rng = random.Random(seed)
+        count, fresh = 0, False
+        while not (step := G.next_step(state)).over:
+            if step.engine:
+                turn = resolve(G, state, ENGINE, None, engine_stream(seed, count))
+            else:
+                seat = step.seats[0]
+                if fresh and state.phase == "turn":
+                    turns += 1
+                    short += len(state.hands[seat]) < data.HAND_SIZE
+                fresh = False
+                legal = G.legal_actions(state, seat)
+                turn = apply(G, state, seat, legal[rng.randrange(len(legal))])
+            if any(isinstance(e, TurnStarted) for e in turn.events):
+                fresh = True
+            state = turn.state
+            count += len(turn.events)
+    return turns, short
+
+
+def test_random_races_never_start_a_turn_short_of_three_cards() -> None:
+    """Every turn of 60 random races starts with three cards in hand (version 1: some did not)."""
+    turns, short = short_turn_starts(WackyOptions())
+    assert turns > 1000 and short == 0
+    _, short_v1 = short_turn_starts(WackyOptions(short_turn_hands=True))
+    assert short_v1 > 0

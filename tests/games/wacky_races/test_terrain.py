@@ -50,16 +50,37 @@ def test_swamp_is_left_with_two_identical_cards_or_three_cards() -> None:
         apply(G, stuck, 0, PlayStep(cards=(F,)), random.Random(0))
 
 
-def test_a_neutral_racer_leaves_the_swamp_on_two_identical_cards() -> None:
-    """Gap decision: a neutral on the Swamp skips its free step and leaves it when a drawn
-    card repeats a terrain already drawn that round (two identical cards)."""
+HOLDS = {"swamp_holds_neutrals": True}
+"""Rules version 1's reading of the Swamp and the neutral racers, kept as an option."""
+
+
+def test_a_neutral_racer_on_the_swamp_makes_its_first_move() -> None:
+    """Realizan un primer movimiento sí o sí, avanzando a la próxima posición.
+
+    Neutral drivers always make a first move, advancing to the next position: from the
+    Swamp too. (A proposal may fill a gap, never overrule this sentence.)
+    """
+    # Cards drawn for the neutrals (from the deck's end): Desert, Prairie, Forest.
+    state = make(players=2, pos=(14, 15, SPECIAL_AT, 2, 2, 9), round=1, active=1, deck=(D, P, F))
+    events, after = play_on(state, EndTurn())
+    first = [e for e in of(events, RacerMoved) if e.car == 2]
+    assert first and first[0].cause == "neutral" and after.pos[2] > SPECIAL_AT
+
+
+def test_swamp_holds_neutrals_keeps_the_version_1_reading() -> None:
+    """The option ``swamp_holds_neutrals`` (off by default): a neutral on the Swamp skips the
+    first move and leaves when a drawn card repeats a terrain already drawn that round."""
     # Cards drawn (from the deck's end): Forest, Prairie, Forest.
-    state = make(players=2, pos=(14, 15, SPECIAL_AT, 2, 2, 9), round=1, active=1, deck=(F, P, F))
+    state = make(
+        players=2, pos=(14, 15, SPECIAL_AT, 2, 2, 9), round=1, active=1, deck=(F, P, F), options=HOLDS
+    )
     events, after = play_on(state, EndTurn())
     swamp_moves = [e for e in of(events, RacerMoved) if e.car == 2]
     assert len(swamp_moves) == 1 and after.pos[2] == SPECIAL_AT + 1
     assert [e.card for e in of(events, NeutralCardDrawn)] == [F, P, F]
-    stuck = make(players=2, pos=(14, 15, SPECIAL_AT, 2, 2, 9), round=1, active=1, deck=(D, P, F))
+    stuck = make(
+        players=2, pos=(14, 15, SPECIAL_AT, 2, 2, 9), round=1, active=1, deck=(D, P, F), options=HOLDS
+    )
     _, after = play_on(stuck, EndTurn())
     assert after.pos[2] == SPECIAL_AT
 

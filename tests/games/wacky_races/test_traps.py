@@ -33,6 +33,7 @@ from tests.games.wacky_races.helpers import (
     make,
     of,
     play,
+    play_on,
 )
 
 # Army Surplus cancels only the Giant Hammer; Pat Pending only the Painted Tunnel.
@@ -97,7 +98,7 @@ def test_giant_magnet_gives_a_random_card_to_the_last_racer() -> None:
     events, after = engine(after)
     taken = of(events, CardTaken)[0]
     assert taken.source == 0 and taken.taker == 1 and taken.card in (P,)
-    assert after.hands[1] == (F, P)
+    assert {F, P} <= set(after.hands[1]) and len(after.hands[1]) == 3  # its turn starts: refill
     assert len(after.hands[0]) == 3  # then the turn's end refills
 
 
@@ -107,8 +108,32 @@ def test_giant_magnet_card_is_discarded_when_the_last_racer_is_neutral() -> None
     assert of(events, CardTaken)[0].taker == -1 and after.discard[M] == 1
 
 
-def test_glue_trap_refills_only_to_two() -> None:
-    events, after = _spring("glue_trap", hands=((D, P, P), (F,)))
+def test_glue_trap_holds_the_next_turn_to_two_steps() -> None:
+    """Los jugadores comienzan la partida y cada uno de sus turnos con tres cartas de movimiento en la mano.
+
+    Players begin each of their turns with three movement cards, so the Glue Trap (a
+    proposal) may not shorten a hand: it holds the victim's next turn to two steps ("hasta
+    tres casillas": up to three).
+    """
+    events, after = _spring("glue_trap", hands=((D, P, P), (F, F, F)))
+    assert "Glued" in kinds(events)
+    assert len(after.hands[0]) == 3 and after.glued[0]
+    assert not after.held  # seat 1's turn is not held
+    state = make(players=2, pos=(3, 9, 0, 0, 1, 1), glued=(True, False), round=1, active=1)
+    _, state = play_on(state, EndTurn())  # the neutrals move, then seat 0's turn starts, held
+    assert state.active == 0 and state.held and not state.glued[0]
+    for card in (D, F):
+        assert PlayStep(cards=(card,)) in G.legal_actions(state, 0)
+        _, state = play(state, PlayStep(cards=(card,)))
+    assert not [a for a in G.legal_actions(state, 0) if isinstance(a, PlayStep)]
+    assert "at most 2 steps" in G.explain_illegal(state, 0, PlayStep(cards=(P,)))
+
+
+def test_glue_trap_under_short_turn_hands_refills_only_to_two() -> None:
+    """The option ``short_turn_hands`` keeps the Glue Trap's first design (version 1)."""
+    events, after = _spring(
+        "glue_trap", hands=((D, P, P), (F, F, F)), options={"short_turn_hands": True}
+    )
     assert "Glued" in kinds(events)
     assert len(after.hands[0]) == 2 and not after.glued[0]
 

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from racedeck.core.errors import unknown_event
-from racedeck.core.game import Game
+from racedeck.core.game import Game, OptionRange
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
 from racedeck.core.step import Turn
@@ -123,6 +123,19 @@ class DetroitCleveland(
             "no_car_required": True,
             "may_stop_when_finished": True,
         },
+    )
+
+    option_ranges = (
+        OptionRange("track", ("detroit", "cleveland")),
+        OptionRange("track_data", (None,)),
+        OptionRange("track_hash", ("",)),
+        OptionRange.between("races", 1, 100),
+        OptionRange("tournament_seating", (False, True)),
+        OptionRange("ten_counts_in_deck", (False, True)),
+        OptionRange("no_car_limit", (False, True)),
+        OptionRange("no_car_required", (False, True)),
+        OptionRange("white_own_car", (False, True)),
+        OptionRange("may_stop_when_finished", (False, True)),
     )
 
     # Options ----------------------------------------------------------------------------

@@ -12,7 +12,17 @@ The rulebook's section "Between Laps", with "Trailing driver discards and draws"
 
 The discard is face up ("removing it from the game" names no face-down discard, and a
 face-up discard keeps the count of cards in play public). The draw from the top of the
-pit deck follows by itself; with an empty pit deck there is nothing to draw.
+pit deck follows by itself.
+
+How long a race can be follows from this section: the pit deck starts with three cards
+(the nine less three dealt to each driver), every lap after the first takes one from it
+for good (the discard is "removing it from the game", so discards never go back into the
+deck), and a pit stop draws one and returns one. So the fourth lap's start takes the
+last card, and a fifth would find the deck empty while "He then draws a new card" is a
+must: ``MAX_LAPS`` is 4, and a longer race is refused when the options are read (gap
+decision; the published game races three laps). Rules version 1 offered 1 to 20 laps,
+where from the fifth lap the trailing driver drew nothing and a hand ran dry; logs
+written under it still replay under it (``rules.Famous500RulesV1``).
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ from typing import TYPE_CHECKING
 from msgspec.structs import replace
 
 from racedeck.games.famous500.actions import Discard, Famous500Action
+from racedeck.games.famous500.data import CARDS_IN_GAME, HAND_SIZE
 from racedeck.games.famous500.dealing_the_cards import draw_from_pit_deck
 from racedeck.games.famous500.events import CardDiscarded, CardDrawn
 from racedeck.games.famous500.hands import pair, remove
@@ -32,6 +43,11 @@ if TYPE_CHECKING:
     from racedeck.games.famous500.hands import RaceTurn
 
 _NOTHING: tuple[Famous500Action, ...] = ()
+
+PIT_DECK_SIZE = CARDS_IN_GAME - 2 * HAND_SIZE
+"""Cards in the pit deck after the deal: three."""
+MAX_LAPS = PIT_DECK_SIZE + 1
+"""The longest race the pit deck supports: one between-laps draw per lap after the first."""
 
 
 def trailing_driver(cars: tuple[Car, ...], laid: tuple[int, ...]) -> int:

@@ -90,6 +90,8 @@ def observe(state: Famous500State, seat: int) -> Famous500Observation:
         state.winner,  # winner
         _returned_by(masks),  # pit_deck_returned
         state.points,  # points
+        state.opponent_known[other],  # known_to_opponent
+        state.opponent_maybe[other],  # half_known_to_opponent
     )
 
 

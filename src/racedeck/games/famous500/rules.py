@@ -28,12 +28,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
 from racedeck.core.errors import DataError, OptionError, unknown_event
-from racedeck.core.game import Game
+from racedeck.core.game import Game, OptionRange
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
 from racedeck.core.step import Turn
@@ -97,7 +97,9 @@ class Famous500(
 
     name = "famous-500"
     title = "Famous 500"
-    rules_version = "1"
+    rules_version = "2"
+    max_laps: ClassVar[int] = between_laps.MAX_LAPS
+    """The longest race these rules play (``between_laps``)."""
     min_players = 2
     max_players = 2
     options_type = Famous500Options
@@ -123,6 +125,21 @@ class Famous500(
         },
     )
 
+    option_ranges = (
+        OptionRange("track", ("monaco",)),
+        OptionRange("cards", ("standard",)),
+        OptionRange.between("laps", 1, between_laps.MAX_LAPS),
+        OptionRange("track_data", (None,)),
+        OptionRange("cards_data", (None,)),
+    )
+
+    def under_rules(self, version: str) -> Famous500:
+        """Return the game of rules version ``version``: this one, or version 1's."""
+        if version == "1":
+            return Famous500RulesV1()
+        super().under_rules(version)  # the current version, or refused
+        return self
+
     # Options ----------------------------------------------------------------------------
     def parse_options(self, raw: dict[str, Any]) -> Famous500Options:
         """Build the options, reading a named track or card file into the options."""
@@ -136,8 +153,16 @@ class Famous500(
 
     def check_options(self, options: Famous500Options) -> None:
         """Reject options the rules cannot play, and malformed embedded data."""
-        if not 1 <= options.laps <= 20:
-            raise OptionError(f"famous-500: laps must be 1 to 20, got {options.laps}")
+        if not 1 <= options.laps <= self.max_laps:
+            why = (
+                " (the pit deck's three cards last three between-laps draws, and discards"
+                " leave the game)"
+                if options.laps > self.max_laps == between_laps.MAX_LAPS
+                else ""
+            )
+            raise OptionError(
+                f"famous-500: laps must be 1 to {self.max_laps}, got {options.laps}{why}"
+            )
         try:
             build_setup(options)
         except DataError as exc:
@@ -296,6 +321,21 @@ class Famous500(
     def render(self, state: Famous500State, viewer: int | None = None) -> str:
         """Return the track, both car sheets and the cards in play, hidden from ``viewer``."""
         return render_state(state, viewer)
+
+
+class Famous500RulesV1(Famous500):
+    """Rules version 1, kept so that its logs replay and verify: 1 to 20 laps.
+
+    From the fifth lap on its trailing driver drew nothing from the empty pit deck, so a
+    hand could run dry; version 2 refuses more than ``between_laps.MAX_LAPS`` laps instead.
+    """
+
+    rules_version = "1"
+    max_laps = 20
+
+    def under_rules(self, version: str) -> Famous500:
+        """Return the game of rules version ``version`` (asked of the current game)."""
+        return Famous500().under_rules(version)
 
 
 def _waiting(done0: bool, done1: bool) -> Step:

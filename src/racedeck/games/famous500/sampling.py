@@ -13,9 +13,11 @@ def state_from_observation(observation: Any, options: Any) -> Any:
     """Rebuild a Famous 500 state from a driver's observation.
 
     Copied: every public fact, with which driver put each pit deck card where it lies and
-    the points of a section being pitted. Not observed, so approximated: what the opponent
-    knows of this driver's hand, the first rows of the car sheets (the current ones) and
-    the opponent's sealed answers (not given yet).
+    the points of a section being pitted, and what the opponent knows of this driver's
+    cards (``known_to_opponent``, ``half_known_to_opponent``): the opponent's heuristic
+    in a playout then plays on what it would really know. Not observed, so approximated:
+    the first rows of the car sheets (the current ones) and the opponent's sealed answers
+    (not given yet).
     """
     from racedeck.games.famous500.state import Famous500State
 
@@ -35,8 +37,10 @@ def state_from_observation(observation: Any, options: Any) -> Any:
     designed[seat] = obs.cars[seat] is not None
     known: list[tuple[int, ...]] = [(), ()]
     known[seat] = obs.opponent_known
+    known[other] = obs.known_to_opponent
     maybe: list[tuple[int, ...]] = [(), ()]
-    maybe[seat] = getattr(obs, "opponent_maybe", ())
+    maybe[seat] = obs.opponent_maybe
+    maybe[other] = obs.half_known_to_opponent
     cars = tuple(car or (0, 0, 0, 0) for car in obs.cars)
     returned = getattr(obs, "pit_deck_returned", ())
     if len(returned) != len(obs.pit_deck_known):  # an observation from before the field

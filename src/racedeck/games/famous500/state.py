@@ -128,6 +128,8 @@ class Famous500Observation(Observation, frozen=True, tag="famous-500"):
     card there (-1: it was dealt there): where a card went under the deck is public, the
     card is not. ``points`` are the Speed points of a section whose pit stops are being
     resolved (public since the reveal; ``(0, 0)`` at any other time).
+    ``known_to_opponent`` and ``half_known_to_opponent`` are what the opponent provably
+    knows of this driver's cards, which this driver can work out from the swaps it saw.
     """
 
     seat: int
@@ -156,3 +158,11 @@ class Famous500Observation(Observation, frozen=True, tag="famous-500"):
     winner: int
     pit_deck_returned: tuple[int, ...] = ()
     points: tuple[int, ...] = (0, 0)
+    known_to_opponent: tuple[int, ...] = ()
+    """Cards of this driver's that the opponent knows it holds: what this driver took from
+    the opponent in a swap, or drew from where the opponent had put it (the opponent's
+    ``opponent_known``). Every such card is in this driver's hand or face down before it."""
+    half_known_to_opponent: tuple[int, ...] = ()
+    """Cards the opponent knew this driver held before this driver put cards under the pit
+    deck (the opponent's ``opponent_maybe``): each is in this driver's hand or where it
+    put one."""

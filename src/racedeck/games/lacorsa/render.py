@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from racedeck.games.lacorsa import data
+from racedeck.games.lacorsa import data, scoring
 from racedeck.games.lacorsa.state import LacorsaObservation, LacorsaState
 
 
@@ -44,6 +44,11 @@ def render_state(state: LacorsaState, viewer: int | None = None) -> str:
     if state.played:
         lines.append(f"  played: {' '.join(data.label(c) for c in state.played[-12:])}")
     lines.append("  points: " + ", ".join(f"C{c} {p}" for c, p in enumerate(state.points)))
+    if state.options.pairs_as_teams:
+        lines.append(
+            "  teams' championship: "
+            + "; ".join(scoring.describe_team(t) for t in scoring.team_standings(state))
+        )
     return "\n".join(lines)
 
 

@@ -16,11 +16,11 @@ from typing import Any
 from msgspec.structs import replace
 
 from racedeck.core.errors import OptionError, unknown_event
-from racedeck.core.game import Game
+from racedeck.core.game import Game, OptionRange
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
 from racedeck.core.step import Turn
-from racedeck.games.lacorsa import data
+from racedeck.games.lacorsa import data, scoring
 from racedeck.games.lacorsa.actions import Discard, Extend, LacorsaAction, Play
 from racedeck.games.lacorsa.data import DRAFTING, EXTEND_RANKS, HAND_SIZE, POINTS, REDLINE
 from racedeck.games.lacorsa.events import (
@@ -200,7 +200,7 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
 
     name = "lacorsa"
     title = "LACORSA Grand Prix"
-    rules_version = "1"
+    rules_version = "2"
     min_players = 2
     max_players = 6
     options_type = LacorsaOptions
@@ -215,6 +215,20 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         {"races": 1, "extra_suit": True},
         {"races": 1, "pairs_as_teams": True},
     )
+
+    option_ranges = (
+        OptionRange.between("races", 1, 100),
+        OptionRange("extra_suit", (False, True)),
+        OptionRange("pairs_as_teams", (False, True)),
+        OptionRange("board_length", (0, 6, 1000)),
+    )
+
+    def under_rules(self, version: str) -> Lacorsa:
+        """Return the game of rules version ``version``: this one, or version 1's."""
+        if version == "1":
+            return LacorsaRulesV1()
+        super().under_rules(version)  # the current version, or refused
+        return self
 
     # Options ----------------------------------------------------------------------------
     def check_options(self, options: LacorsaOptions) -> None:
@@ -574,29 +588,24 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
 
     def result(self, state: LacorsaState) -> Result:
         """Rank seats by championship points, then most wins, most seconds, and so on."""
-        players = state.players
-        cars = len(state.owner)
-        points = [0] * players
-        place_counts = [[0] * cars for _ in range(players)]
-        for car, p in enumerate(state.points):
-            points[state.owner[car]] += p
-        for places in state.results:
-            for place, car in enumerate(places):
-                place_counts[state.owner[car]][place] += 1
-        keys = [(points[s], *place_counts[s]) for s in range(players)]
-        ranks = tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
-        summary = [
-            f"race {race + 1}: " + ", ".join(f"car {car}" for car in places)
-            for race, places in enumerate(state.results)
-        ]
-        if state.options.pairs_as_teams:
-            teams: dict[int, int] = {}
-            for s in range(players):
-                teams[s // 2] = teams.get(s // 2, 0) + points[s]
-            summary.append(
-                "teams: " + ", ".join(f"seats {2 * t}+{2 * t + 1}: {p}" for t, p in teams.items())
-            )
-        return Result(ranks=ranks, scores=tuple(points), unit="points", summary=tuple(summary))
+        return scoring.result(state)
+
+
+class LacorsaRulesV1(Lacorsa):
+    """Rules version 1, kept so that its logs replay and verify.
+
+    Play is the same; its result summed the teams of pairs into one unranked line.
+    """
+
+    rules_version = "1"
+
+    def result(self, state: LacorsaState) -> Result:
+        """Return the result as version 1 wrote it (``scoring.result_v1``)."""
+        return scoring.result_v1(state)
+
+    def under_rules(self, version: str) -> Lacorsa:
+        """Return the game of rules version ``version`` (asked of the current game)."""
+        return Lacorsa().under_rules(version)
 
 
 def _committed(state: LacorsaState, event: CardsCommitted) -> LacorsaState:

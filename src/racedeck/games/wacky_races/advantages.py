@@ -161,7 +161,7 @@ def _wild_uses(state: WackyState, seat: int, p: int, i: int) -> Sequence[UseAdva
     # Only worth a card where a later step needs a terrain: the first step takes any card,
     # and so does a tile without terrain.
     if (
-        0 < state.steps < MAX_STEPS
+        0 < state.steps < (MAX_STEPS - 1 if state.held else MAX_STEPS)  # the Glue Trap's hold
         and not state.wild
         and state.hands[seat]
         and state.tiles[p] < data.GRID

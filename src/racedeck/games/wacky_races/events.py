@@ -160,7 +160,10 @@ class HandDiscarded(Event, frozen=True, gc=False, tag="hand_discarded"):
 
 
 class Glued(Event, frozen=True, gc=False, tag="glued"):
-    """A seat's next refill stops at two cards (the Glue Trap); ``on=False`` once it has."""
+    """The Glue Trap holds a seat's next turn to two steps; ``on=False`` once it has.
+
+    (Under ``short_turn_hands`` it stops the seat's next refill at two cards instead.)
+    """
 
     seat: int
     on: bool = True

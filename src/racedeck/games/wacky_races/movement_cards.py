@@ -10,6 +10,10 @@ A card is its terrain's index (0-3). The draw pile is drawn from its end; the di
 is kept as a count per terrain, with its top card apart (Dick Dastardly follows it). When
 the draw pile runs out, the discard pile but its top card is shuffled into a new one (a
 gap decision): the shuffle is the engine's chance, and its order goes into the event.
+
+A turn begins with three cards: when a steal or a trap left a seat fewer since its last
+refill, it draws up to three as its turn starts (``turn_start_refill``). Rules version 1
+had no such refill; the option ``short_turn_hands`` keeps that reading.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
+from racedeck.games.wacky_races.data import HAND_SIZE
 from racedeck.games.wacky_races.events import CardsDrawn, CardTaken, DeckReshuffled
 from racedeck.games.wacky_races.state import WackyState
 from racedeck.games.wacky_races.tuples import add_counts, expand, set_at, without
@@ -62,6 +67,20 @@ def draw_cards(r: Resolution, seat: int, count: int) -> None:
         k = min(count, len(draw))
         r.emit(CardsDrawn(seat=seat, cards=draw[len(draw) - k :]))
         count -= k
+
+
+def turn_start_need(state: WackyState, seat: int) -> int:
+    """Return how many cards ``seat`` draws as its turn starts: up to three in hand."""
+    if state.options.short_turn_hands:
+        return 0
+    return max(0, HAND_SIZE - len(state.hands[seat]))
+
+
+def turn_start_refill(r: Resolution, seat: int) -> None:
+    """Let ``seat``, whose turn starts, draw up to three cards (a steal or a trap left fewer)."""
+    need = turn_start_need(r.turn.state, seat)
+    if need > 0:
+        draw_cards(r, seat, need)
 
 
 # Folding --------------------------------------------------------------------------------------

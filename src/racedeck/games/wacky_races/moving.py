@@ -49,7 +49,11 @@ from racedeck.games.wacky_races.actions import EndTurn, PlayStep, WackyAction
 from racedeck.games.wacky_races.circuit import forward_target
 from racedeck.games.wacky_races.data import FINISH, MAX_STEPS, SWAMP
 from racedeck.games.wacky_races.events import RacerMoved, StepPlayed, TurnEnded, TurnStarted
-from racedeck.games.wacky_races.movement_cards import draw_cards, reshuffle_size
+from racedeck.games.wacky_races.movement_cards import (
+    draw_cards,
+    reshuffle_size,
+    turn_start_refill,
+)
 from racedeck.games.wacky_races.race_end import MAX_ROUNDS, finish
 from racedeck.games.wacky_races.state import WackyState
 from racedeck.games.wacky_races.tuples import set_at
@@ -86,7 +90,7 @@ def step_actions(state: WackyState, seat: int) -> tuple[PlayStep, ...]:
     or any three (``terrain``).
     """
     steps = state.steps
-    if steps >= MAX_STEPS:
+    if steps >= (MAX_STEPS - 1 if state.held else MAX_STEPS):  # traps.step_limit
         return ()
     hand = state.hands[seat]
     tile = state.tiles[state.pos[seat]]
@@ -113,8 +117,10 @@ def can_go_on(state: WackyState, seat: int) -> bool:
 def why_step_illegal(state: WackyState, seat: int, action: PlayStep) -> str:
     """Say why this step is refused."""
     hand = state.hands[seat]
-    if state.steps >= MAX_STEPS:
-        return f"a racer moves at most {MAX_STEPS} steps with cards a turn"
+    limit = traps.step_limit(state)
+    if state.steps >= limit:
+        held = " (the Glue Trap holds this turn)" if state.held else ""
+        return f"a racer moves at most {limit} steps with cards a turn{held}"
     if any(action.cards.count(c) > hand.count(c) for c in action.cards):
         return f"cards {action.cards} are not in seat {seat}'s hand {hand}"
     tile = state.tiles[state.pos[seat]]
@@ -214,8 +220,8 @@ def after_turn(r: Resolution, sure: bool = False) -> bool:
         return False
     if need > 0:
         draw_cards(r, seat, need)
-    if s.glued[seat]:
-        traps.unglue(r, seat)
+    if s.glued[seat] and s.options.short_turn_hands:
+        traps.unglue(r, seat)  # (otherwise the glue holds the seat's next turn)
     dastardly.move(r)
     rnd = s.round
     if round_over:
@@ -230,6 +236,7 @@ def after_turn(r: Resolution, sure: bool = False) -> bool:
             r.emit(TurnStarted(seat=following, round=rnd))  # ends the race
             return True
     r.emit(TurnStarted(seat=following, round=rnd))
+    turn_start_refill(r, following)
     if not sure:  # a sure turn's end found the next seat a step to play
         auto_end(r)
     return True
@@ -245,10 +252,18 @@ def _draws_nothing(s: WackyState, seat: int, need: int, round_over: bool, follow
     if round_over and (neutrals.move_this_round(s) or s.round + 1 >= MAX_ROUNDS):
         return False
     # The next seat starts its turn with a step to play, so it is not ended at once: its
-    # hand (this one's after the refill, when it plays alone) and its tile stay as they are.
+    # hand (this one's after the refill, when it plays alone, then its own refill at the
+    # turn's start) and its tile stay as they are.
     hand = s.hands[following]
-    if following == seat and need > 0:
-        hand = tuple(sorted(hand + draw[len(draw) - min(need, len(draw)) :]))
+    taken = min(max(need, 0), len(draw))
+    if following == seat:
+        hand = tuple(sorted(hand + draw[len(draw) - taken :]))
+    left = draw[: len(draw) - taken]
+    more = 0 if s.options.short_turn_hands else max(0, data.HAND_SIZE - len(hand))
+    if more > len(left) and reshuffle_size(s) > 0:
+        return False  # the next seat's refill at its turn's start reshuffles
+    if more:
+        hand = tuple(sorted(hand + left[len(left) - min(more, len(left)) :]))
     # With a card in hand the first step is always possible, but from the Swamp.
     return bool(hand) and (s.tiles[s.pos[following]] != SWAMP or bool(terrain.swamp_steps(hand)))
 
@@ -302,13 +317,20 @@ def on_turn_ended(state: WackyState, e: TurnEnded) -> WackyState:
 
 
 def on_turn_started(state: WackyState, e: TurnStarted) -> WackyState:
-    """Fold: the seat's turn begins with no step taken (past the last round, the race ends)."""
+    """Fold: the seat's turn begins with no step taken (past the last round, the race ends).
+
+    A seat the Glue Trap caught is held this turn (two steps at most), and let go.
+    """
+    seat = e.seat
+    held = state.glued[seat] and not state.options.short_turn_hands
     return replace(
         state,
         phase="turn" if e.round < MAX_ROUNDS else "race_end",
-        active=e.seat,
+        active=seat,
         round=e.round,
-        turn_in_round=(e.seat - state.first_seat) % state.players,
+        turn_in_round=(seat - state.first_seat) % state.players,
         steps=0,
         wild=False,
+        held=held,
+        glued=set_at(state.glued, seat, False) if held else state.glued,
     )

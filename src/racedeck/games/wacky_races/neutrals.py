@@ -22,11 +22,13 @@ the same is done. When neutral drivers move, the leader among them moves first [
 neutral driver that runs into a trap suffers its effects as a normal driver would. Moving
 the neutral drivers does not make Dick Dastardly and Muttley move."
 
-Decisions: a neutral racer stopped by a trap moves no more that round; on a tile without
-terrain no drawn card moves it; the drawn cards go to the discard pile (the last is its
-top card). The rulebook's other reading, where Dastardly also moves after the neutral
-racers, is the option ``dastardly_after_neutrals``. Neutral racers hold no cards and use
-no advantages.
+Decisions: the first move is made "sí o sí", from the Swamp too (the option
+``swamp_holds_neutrals`` keeps rules version 1's reading, where the Swamp held them); a
+neutral racer stopped by a trap moves no more that round; on a tile without terrain no
+drawn card moves it (but two drawn cards of one terrain take it off the Swamp); the drawn
+cards go to the discard pile (the last is its top card). The rulebook's other reading,
+where Dastardly also moves after the neutral racers, is the option
+``dastardly_after_neutrals``. Neutral racers hold no cards and use no advantages.
 """
 
 from __future__ import annotations
@@ -63,7 +65,9 @@ def move(r: Resolution) -> None:
     r.stopped.clear()
     for car in leader_order(s, cars):
         st = r.turn.state
-        if st.pos[car] != FINISH and neutral_steps_freely(st.tiles[st.pos[car]]):
+        if st.pos[car] != FINISH and (
+            not s.options.swamp_holds_neutrals or neutral_steps_freely(st.tiles[st.pos[car]])
+        ):
             step(r, car)
         if not r.racing:
             return

@@ -30,9 +30,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from types import MappingProxyType
+from typing import Any
 
 from racedeck.core.errors import unknown_event
-from racedeck.core.game import Game
+from racedeck.core.game import Game, OptionRange
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
 from racedeck.core.step import Turn
@@ -132,7 +133,8 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
 
     name = "wacky-races"
     title = "Wacky Races: The Board Game"
-    rules_version = "1"
+    rules_version = "2"
+    state_version = 2
     min_players = 1
     max_players = 6
     options_type = WackyOptions
@@ -144,7 +146,25 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
         {},
         {"races": 2, "special_tile": "crossroads", "dastardly_after_neutrals": True},
         {"special_tile": "swamp", "neutral_finish": "continues"},
+        {"special_tile": "swamp", "swamp_holds_neutrals": True, "short_turn_hands": True},
     )
+    option_ranges = (
+        OptionRange.between("races", 1, 100),
+        OptionRange(
+            "special_tile", ("random", "swamp", "level_crossing", "crossroads", "acme_laboratory")
+        ),
+        OptionRange("dastardly_after_neutrals", (False, True)),
+        OptionRange("neutral_finish", ("ends", "continues")),
+        OptionRange("swamp_holds_neutrals", (False, True)),
+        OptionRange("short_turn_hands", (False, True)),
+    )
+
+    def under_rules(self, version: str) -> WackyRaces:
+        """Return the game of rules version ``version``: this one, or version 1's."""
+        if version == "1":
+            return WackyRacesRulesV1()
+        super().under_rules(version)  # the current version, or refused
+        return self
 
     def check_options(self, options: WackyOptions) -> None:
         """Reject option values the rules cannot play."""
@@ -315,3 +335,25 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
     def result(self, state: WackyState) -> Result:
         """Rank seats by their racers' finishing order, or by championship points."""
         return race_end.result(state)
+
+
+RULES_V1_OPTIONS = MappingProxyType({"swamp_holds_neutrals": True, "short_turn_hands": True})
+"""Rules version 1 is version 2 with these two readings on (its logs' options lack them)."""
+
+
+class WackyRacesRulesV1(WackyRaces):
+    """Rules version 1, kept so that its logs replay and verify.
+
+    It played the two readings version 2 made options: the Swamp held neutral racers, and
+    turns began with what was left in hand (the Glue Trap stopping a refill at two).
+    """
+
+    rules_version = "1"
+
+    def parse_options(self, raw: dict[str, Any]) -> WackyOptions:
+        """Build the options of a version 1 log: its own, with version 1's readings on."""
+        return super().parse_options({**raw, **RULES_V1_OPTIONS})
+
+    def under_rules(self, version: str) -> WackyRaces:
+        """Return the game of rules version ``version`` (asked of the current game)."""
+        return WackyRaces().under_rules(version)

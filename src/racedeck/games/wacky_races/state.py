@@ -63,6 +63,8 @@ class WackyState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Per finished race, the racer of each car."""
     points: tuple[int, ...] = ()
     """Championship points per seat so far."""
+    held: bool = False
+    """The Glue Trap holds this turn: the racer takes two steps with cards at most."""
 
 
 class WackyObservation(Observation, frozen=True, gc=False, tag="wacky_races"):
@@ -105,3 +107,5 @@ class WackyObservation(Observation, frozen=True, gc=False, tag="wacky_races"):
     results: tuple[tuple[int, ...], ...]
     points: tuple[int, ...]
     fields: tuple[tuple[int, ...], ...] = ()
+    held: bool = False
+    """The Glue Trap holds the turn of the seat to act: two steps with cards at most."""

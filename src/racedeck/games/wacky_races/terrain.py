@@ -9,8 +9,10 @@ The four terrains (Desert, Forest, Prairie, Farm) are what a second or third ste
 must match (see ``moving``). The special tiles, as published or proposed:
 
 - **Swamp** (published): a racer there is stuck until it plays two identical movement
-  cards, or gives up any three. A neutral racer there gets no free first step and leaves on
-  a drawn card whose terrain was already drawn that round (two identical cards; decision).
+  cards, or gives up any three. A neutral racer there still makes the round's first move
+  ("sí o sí"), and otherwise leaves on a drawn card whose terrain was already drawn that
+  round (two identical cards; decision). Rules version 1 gave it no first move there; that
+  reading is the option ``swamp_holds_neutrals``.
 - **Level Crossing** (published): when a racer steps onto it, the racer(s) in last place
   behind it move ahead one position.
 - **Crossroads** (proposal): when a racer steps onto it, the last racer behind it swaps
@@ -52,7 +54,7 @@ SWAMP_RULE = "to leave the Swamp play two identical cards or give up any three"
 
 
 def neutral_steps_freely(tile: int) -> bool:
-    """Return whether a neutral racer on ``tile`` takes the round's free first step."""
+    """Return whether a neutral on ``tile`` makes the first move (``swamp_holds_neutrals``)."""
     return tile != SWAMP
 
 

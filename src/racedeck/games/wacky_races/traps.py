@@ -19,8 +19,14 @@ proposals): Painted Tunnel (loses the turn, nothing more), Switcheroo (swaps pla
 closest racer behind, up to three positions back), Oil Slick and Rockslide (back one or
 two positions), Giant Fly-Swatter (exhausts the first face-up advantage), Giant Magnet (a
 random card of the hand goes to the last racer, or the discard pile if that is neutral),
-Glue Trap (the next refill stops at two cards), Giant Hammer (the whole hand is
-discarded). Neutral racers hold no cards and no advantages: those effects pass them by.
+Glue Trap (the victim's next turn has two steps with cards at most), Giant Hammer (the
+whole hand is discarded). The Glue Trap was first designed to stop the victim's next refill
+at two cards, which contradicts "Los jugadores comienzan la partida y cada uno de sus
+turnos con tres cartas de movimiento en la mano"; a proposed card may not overrule the
+rulebook, so it slows the racer instead ("hasta tres casillas" is a most, not a right).
+The option ``short_turn_hands`` keeps the first design (rules version 1). Neutral racers
+hold no cards and no advantages: those effects pass them by, and they take no turn for the
+Glue Trap to hold.
 """
 
 from __future__ import annotations
@@ -123,8 +129,19 @@ def magnet_card(r: Resolution, seat: int, target: int) -> None:
 
 
 def refill_size(state: WackyState, seat: int) -> int:
-    """Return how many cards ``seat`` refills to: three, two after the Glue Trap."""
-    return 2 if state.glued[seat] else data.HAND_SIZE
+    """Return how many cards ``seat`` refills to: three, or two after the Glue Trap.
+
+    (Two only under ``short_turn_hands``: otherwise the Glue Trap holds the next turn.)
+    """
+    return 2 if state.glued[seat] and state.options.short_turn_hands else data.HAND_SIZE
+
+
+def step_limit(state: WackyState) -> int:
+    """Return how many steps with cards the seat to act may take this turn.
+
+    Three ("hasta tres casillas"), or two in a turn the Glue Trap holds.
+    """
+    return data.MAX_STEPS - 1 if state.held else data.MAX_STEPS
 
 
 def unglue(r: Resolution, seat: int) -> None:
@@ -147,7 +164,7 @@ def on_trap_sprung(state: WackyState, e: TrapSprung) -> WackyState:
 
 
 def on_glued(state: WackyState, e: Glued) -> WackyState:
-    """Fold: the Glue Trap takes hold of the seat's next refill, or lets go after it."""
+    """Fold: the Glue Trap takes hold of the seat's next turn (or refill), or lets go."""
     return replace(state, glued=set_at(state.glued, e.seat, e.on))
 
 

@@ -63,6 +63,7 @@ def observe(state: WackyState, seat: int) -> WackyObservation:
         results,
         fields,
         points,
+        held,
     ) = astuple(state)
     return WackyObservation(
         seat,
@@ -95,6 +96,7 @@ def observe(state: WackyState, seat: int) -> WackyObservation:
         results,
         points,
         fields,
+        held,
     )
 
 
@@ -185,6 +187,7 @@ def sample_state(
         top=obs.top,
         exhausted=obs.exhausted,
         glued=obs.glued,
+        held=obs.held,
         first_seat=first,
         active=obs.active,
         round=obs.round,

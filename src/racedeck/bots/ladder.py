@@ -1,0 +1,286 @@
+"""The strength ladder: each built-in bot against the rung below, on duplicate deals.
+
+For every game, at two players and at the game's largest table, each rung (``random``,
+``heuristic``, ``ismcts-fast``, ``ismcts``, ``ismcts-strong``) is measured against the
+rung below it: every deal is one fixed seed played once per seat, the candidate in that
+seat and the rung below in every other (``racedeck.bots.strength``). A row gives the
+candidate's mean score with its 95 % interval and the deals played. Every match of a
+table also updates Plackett-Luce ratings (openskill, the tournament's), folded in a fixed
+order, so the ratings are reproducible too.
+
+``make strength`` runs the whole ladder and writes the table into ``docs/bots.md``
+between the ladder markers; ``python -m racedeck.bots.ladder GAME --players P --rung R``
+plays one row, as each row's command in the table says. Deals are spread over worker
+processes and gathered in seed order: the figures do not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from racedeck.bots.strength import Z95, seat_score
+from racedeck.core.runner import run_match
+
+RUNGS = ("random", "heuristic", "ismcts-fast", "ismcts", "ismcts-strong")
+"""The ladder's rungs, weakest first."""
+
+DEALS = {"heuristic": 24, "ismcts-fast": 12, "ismcts": 8, "ismcts-strong": 4}
+"""Deals a row plays at two players by default, per candidate: what fits the hour."""
+
+LARGE_TABLE_DEALS = {"heuristic": 6, "ismcts-fast": 2, "ismcts": 1, "ismcts-strong": 1}
+"""Deals a row plays at the largest table (each deal is one match per seat)."""
+
+FIRST_SEED = 1
+"""The seed of every row's first deal; a row's deals are consecutive seeds from it."""
+
+START = "<!-- ladder:start (written by make strength) -->"
+END = "<!-- ladder:end -->"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One rung of one table: the candidate against the rung below."""
+
+    game: str
+    players: int
+    candidate: str
+    baseline: str
+    deals: int
+    first_seed: int
+    scores: tuple[float, ...]
+    """Per deal, the candidate's mean score over its seats."""
+    matches: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]
+    """Every match played, in order: who sat where and the ranks."""
+    seconds: float
+
+    @property
+    def mean(self) -> float:
+        """The candidate's mean score over the deals."""
+        return statistics.fmean(self.scores)
+
+    @property
+    def half_width(self) -> float:
+        """Half the 95 % interval (normal approximation over deals; 0 for one deal)."""
+        if len(self.scores) < 2:
+            return 0.0
+        return Z95 * statistics.stdev(self.scores) / math.sqrt(len(self.scores))
+
+    def command(self) -> str:
+        """Return the command that plays this row again."""
+        return (
+            f"python -m racedeck.bots.ladder {self.game} --players {self.players} "
+            f"--rung {self.candidate} --deals {self.deals} --first-seed {self.first_seed}"
+        )
+
+
+def quick_options(game_name: str) -> dict[str, Any]:
+    """Return the option set the ladder plays: the game's first quick set."""
+    from racedeck.plugins import load_registry
+
+    game = load_registry(entry_points=False).game(game_name)
+    return dict(game.conformance_options[0])
+
+
+def play_deal(
+    game_name: str, candidate: str, baseline: str, players: int, seed: int
+) -> tuple[float, list[tuple[tuple[str, ...], tuple[int, ...]]]]:
+    """Play one deal: the candidate in each seat in turn, the baseline in the others.
+
+    Returns the candidate's mean score and every match's seating and ranks. Built-in
+    games and bots only, so the environment's plugins cannot change a figure.
+    """
+    from racedeck.plugins import load_registry
+
+    registry = load_registry(entry_points=False)
+    game = registry.game(game_name)
+    options = game.parse_options(quick_options(game_name))
+    ours, theirs = registry.bot(candidate, game_name), registry.bot(baseline, game_name)
+    scores = []
+    matches = []
+    for seat in range(players):
+        seats = [theirs] * players
+        seats[seat] = ours
+        outcome = run_match(game, options, seats, seed, fault_policy="substitute")
+        ranks = tuple(outcome.result.ranks)
+        scores.append(seat_score(ranks, seat))
+        matches.append((tuple(s.name for s in seats), ranks))
+    return sum(scores) / len(scores), matches
+
+
+def play_row(
+    game: str,
+    players: int,
+    candidate: str,
+    deals: int,
+    first_seed: int = FIRST_SEED,
+    pool: ProcessPoolExecutor | None = None,
+) -> Row:
+    """Play ``deals`` deals of ``candidate`` against the rung below it."""
+    baseline = RUNGS[RUNGS.index(candidate) - 1]
+    started = time.perf_counter()
+    seeds = range(first_seed, first_seed + deals)
+    jobs = [(game, candidate, baseline, players, seed) for seed in seeds]
+    if pool is None:
+        played = [play_deal(*job) for job in jobs]
+    else:
+        played = list(pool.map(play_deal, *zip(*jobs, strict=True)))
+    return Row(
+        game=game,
+        players=players,
+        candidate=candidate,
+        baseline=baseline,
+        deals=deals,
+        first_seed=first_seed,
+        scores=tuple(score for score, _ in played),
+        matches=tuple(match for _, matches in played for match in matches),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def ratings(rows: Sequence[Row]) -> dict[str, tuple[float, float]]:
+    """Return each rung's Plackett-Luce (mu, sigma) from the rows' matches, in order."""
+    from racedeck.tournament.ratings import Ratings
+
+    rated = Ratings(RUNGS)
+    for row in rows:
+        for seats, ranks in row.matches:
+            rated.update(seats, ranks)
+    return {rung: (rated.mu(rung), rated.sigma(rung)) for rung in RUNGS}
+
+
+def table(game: str, players: int, rows: Sequence[Row]) -> str:
+    """Return one game's table at one table size, in Markdown."""
+    rating = ratings(rows)
+    by_candidate = {row.candidate: row for row in rows}
+    lines = [
+        f"**{game}, {players} players**",
+        "",
+        "| rung | score against the rung below (95 % interval) | Plackett-Luce mu (sigma) "
+        "| deals | time | reproduce |",
+        "|---|---|---|---|---|---|",
+    ]
+    for rung in RUNGS:
+        mu, sigma = rating[rung]
+        row = by_candidate.get(rung)
+        if row is None:
+            lines.append(f"| `{rung}` | (bottom rung) | {mu:.1f} ({sigma:.1f}) | | | |")
+            continue
+        score = f"{row.mean:.3f} ({row.mean - row.half_width:.3f}-{row.mean + row.half_width:.3f})"
+        if row.mean - row.half_width > 0.5:
+            score = f"**{score}**"
+        lines.append(
+            f"| `{rung}` vs `{row.baseline}` | {score} | {mu:.1f} ({sigma:.1f}) "
+            f"| {row.deals} | {row.seconds:.0f} s | `{row.command()}` |"
+        )
+    return "\n".join(lines)
+
+
+def table_sizes(game_name: str) -> tuple[int, ...]:
+    """Return the ladder's table sizes for a game: two players and its largest table."""
+    from racedeck.plugins import load_registry
+
+    game = load_registry(entry_points=False).game(game_name)
+    low = max(2, game.min_players)
+    return tuple(sorted({low, game.max_players}))
+
+
+def write_into(path: Path, text: str) -> None:
+    """Replace what lies between the ladder markers of ``path`` with ``text``.
+
+    The file is written whole through a temporary file, so it is never left half-written.
+    """
+    document = path.read_text(encoding="utf-8")
+    head, start, rest = document.partition(START)
+    _, end, tail = rest.partition(END)
+    if not start or not end:
+        raise SystemExit(f"ladder: {path} has no ladder markers ({START} ... {END})")
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    temporary.write_text(f"{head}{START}\n{text}\n{END}{tail}", encoding="utf-8")
+    temporary.replace(path)
+
+
+def run_ladder(
+    games: Iterable[str], workers: int, scale: float, log: Any = None
+) -> tuple[str, float]:
+    """Play every row of every table; return the Markdown of all tables and the seconds."""
+    started = time.perf_counter()
+    parts = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for game in games:
+            for players in table_sizes(game):
+                plan = DEALS if players == 2 else LARGE_TABLE_DEALS
+                rows = []
+                for rung in RUNGS[1:]:
+                    deals = max(1, round(plan[rung] * scale))
+                    row = play_row(game, players, rung, deals, pool=pool)
+                    rows.append(row)
+                    if log is not None:
+                        print(
+                            f"{game} {players}p {rung} vs {row.baseline}: {row.mean:.3f} "
+                            f"+- {row.half_width:.3f} over {deals} deals, {row.seconds:.0f} s",
+                            file=log,
+                            flush=True,
+                        )
+                parts.append(table(game, players, rows))
+    return "\n\n".join(parts), time.perf_counter() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Play the ladder (or one row of it) and print it; ``--write`` puts it in the docs."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", nargs="*", help="games (default: every built-in game)")
+    parser.add_argument("--players", type=int, help="one table size (with --rung: one row)")
+    parser.add_argument("--rung", choices=RUNGS[1:], help="play this rung's row only")
+    parser.add_argument("--deals", type=int, help="deals of the one row")
+    parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="multiply every row's default deals"
+    )
+    parser.add_argument("--write", type=Path, help="write the tables into this Markdown file")
+    args = parser.parse_args(argv)
+    from racedeck.plugins import load_registry
+
+    known = sorted(load_registry(entry_points=False).games)
+    games = args.game or known
+    for game in games:
+        if game not in known:
+            print(f"ladder: unknown game {game!r} (built-in: {', '.join(known)})", file=sys.stderr)
+            return 2
+    if args.rung is not None:
+        if len(games) != 1 or args.players is None:
+            print("ladder: --rung needs one game and --players", file=sys.stderr)
+            return 2
+        plan = DEALS if args.players == 2 else LARGE_TABLE_DEALS
+        deals = args.deals or plan[args.rung]
+        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            row = play_row(games[0], args.players, args.rung, deals, args.first_seed, pool)
+        print(
+            f"{row.game} {row.players}p {row.candidate} vs {row.baseline}: score "
+            f"{row.mean:.3f} (95% CI {row.mean - row.half_width:.3f}-"
+            f"{row.mean + row.half_width:.3f}) over {row.deals} deals, {row.seconds:.0f} s"
+        )
+        return 0
+    text, seconds = run_ladder(games, args.workers, args.scale, log=sys.stderr)
+    text += (
+        f"\n\nThe whole ladder took {seconds / 60:.1f} minutes with {args.workers} worker "
+        f"processes (`python -m racedeck.bots.ladder --workers {args.workers}"
+        f"{'' if args.scale == 1 else f' --scale {args.scale}'}`)."
+    )
+    print(text)
+    if args.write is not None:
+        write_into(args.write, text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

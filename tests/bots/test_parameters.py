@@ -1,0 +1,76 @@
+"""Declared bot parameters: listed with their defaults, set from strings, refused clearly."""
+
+from __future__ import annotations
+
+import pytest
+
+from racedeck.bots.ismcts import Budget, Ismcts
+from racedeck.core.bot import NO_PARAMETERS, BotParameterError
+from tests.bots.helpers import REGISTRY, play
+
+BUILT_IN = ("random", "heuristic", "ismcts-fast", "ismcts", "ismcts-strong")
+
+
+@pytest.mark.parametrize("game", sorted(REGISTRY.games))
+def test_every_built_in_bot_declares_its_parameters(game: str) -> None:
+    for name in BUILT_IN:
+        spec = REGISTRY.bot(name, game)
+        names = [p.name for p in spec.declared()]
+        if name.startswith("ismcts"):
+            assert {"simulations", "exploration", "rollout", "rank_weight", "epsilon"} <= set(names)
+        else:
+            assert spec.parameters == NO_PARAMETERS and names == []
+
+
+def test_ismcts_parameters_carry_each_variants_defaults_types_and_choices() -> None:
+    fast = {p.name: p for p in REGISTRY.bot("ismcts-fast", "lacorsa").declared()}
+    assert fast["simulations"].default == 50 and fast["simulations"].type is int
+    assert fast["simulations"].optional
+    assert fast["rollout"].choices == ("random", "heuristic")
+    assert fast["sealed"].choices == ("regret", "exp3", "ucb1")
+    assert fast["exploration"].type is float and fast["exploration"].doc.startswith("UCB1")
+    strong = {p.name: p.default for p in REGISTRY.bot("ismcts-strong", "lacorsa").declared()}
+    assert strong["simulations"] == 1000
+
+
+def test_parameters_given_as_strings_make_the_bot_that_plays() -> None:
+    spec = REGISTRY.bot("ismcts", "lacorsa").with_parameters(
+        simulations="7", rollout="random", exploration="1.5", sealed="exp3"
+    )
+    bot = spec.factory()
+    assert isinstance(bot, Ismcts)
+    assert bot.budget == Budget(simulations=7, rollout="random", exploration=1.5, sealed="exp3")
+    outcome, _ = play([spec, REGISTRY.bot("random", "lacorsa")], seed=4)
+    assert not outcome.faults and bot.budget.simulations == 7
+
+
+def test_typed_values_and_none_are_taken_too() -> None:
+    spec = REGISTRY.bot("ismcts", "lacorsa").with_parameters(simulations=None, steps=300)
+    assert spec.parameters.simulations is None and spec.parameters.steps == 300
+    spec = REGISTRY.bot("ismcts", "lacorsa").with_parameters(simulations="none", steps="300")
+    assert spec.parameters.steps == 300
+
+
+@pytest.mark.parametrize(
+    ("bot", "values", "message"),
+    [
+        ("ismcts", {"budget": "9"}, "bot ismcts has no parameter 'budget' (its parameters: "),
+        (
+            "heuristic",
+            {"depth": "2"},
+            "bot heuristic has no parameter 'depth' (its parameters: none)",
+        ),
+        ("ismcts", {"simulations": "lots"}, "parameter simulations takes an integer or none"),
+        ("ismcts", {"rollout": "greedy"}, "parameter rollout takes one of random, heuristic"),
+        ("ismcts", {"epsilon": "2"}, "epsilon must be between 0 and 1"),
+        ("ismcts", {"simulations": "0"}, "simulations must be positive"),
+        ("ismcts", {"simulations": "none"}, "needs simulations, steps or seconds"),
+        ("ismcts", {"exploration": True}, "parameter exploration takes a number"),
+    ],
+)
+def test_a_bad_parameter_is_refused_with_one_line_naming_it(
+    bot: str, values: dict[str, object], message: str
+) -> None:
+    with pytest.raises(BotParameterError) as raised:
+        REGISTRY.bot(bot, "lacorsa").with_parameters(**values)
+    assert message in str(raised.value) and "\n" not in str(raised.value)

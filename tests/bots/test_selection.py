@@ -1,0 +1,111 @@
+"""Selection at sealed simultaneous nodes: regret matching and Exp3 find the mixed equilibrium."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from racedeck.bots.ismcts import Budget, Ismcts
+from racedeck.bots.selection import learn, new_row, select_sealed, select_ucb1, strategy
+from racedeck.core.bot import BotSpec
+from tests.bots.helpers import HEURISTIC, play
+
+# A sealed matrix game: the row seat scores 1 on (H, H), 0.5 on (T, T), else 0; the column
+# seat scores the rest. In its only equilibrium each plays H one time in three.
+PAYOFF = {("H", "H"): 1.0, ("T", "T"): 0.5}
+
+
+def _play_matrix_game(rule: str, rounds: int = 20000) -> tuple[float, float]:
+    """Return how often each seat played H when both pick by ``rule`` at one sealed node."""
+    rng = random.Random(1)
+    tables: tuple[dict, dict] = ({}, {})  # type: ignore[type-arg]
+    for _ in range(rounds):
+        picks = []
+        for table in tables:
+            if rule == "ucb1":
+                action, row = select_ucb1(table, ["H", "T"], 0.7, rng)
+                picks.append((action, row, None))
+            else:
+                picks.append(select_sealed(table, ["H", "T"], rule, 0.1, rng))
+        reward = PAYOFF.get((picks[0][0], picks[1][0]), 0.0)
+        for (_, row, update), got in zip(picks, (reward, 1 - reward), strict=True):
+            row[0] += 1
+            row[1] += got
+            learn(rule, row, update, got)
+    return tuple(t["H"][0] / (t["H"][0] + t["T"][0]) for t in tables)  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("rule", ["regret", "exp3"])
+def test_a_no_regret_rule_plays_the_sealed_equilibrium(rule: str) -> None:
+    row, column = _play_matrix_game(rule)
+    assert abs(row - 1 / 3) < 0.04 and abs(column - 1 / 3) < 0.04, (row, column)
+
+
+def test_decoupled_ucb1_strays_from_the_equilibrium_where_it_can_be_exploited() -> None:
+    row, column = _play_matrix_game("ucb1")
+    assert abs(row - 1 / 3) > 0.1 and abs(column - 1 / 3) > 0.1, (row, column)
+
+
+def test_regret_matching_plays_in_proportion_to_positive_regret_with_a_uniform_floor() -> None:
+    rows = [new_row(), new_row(), new_row()]
+    rows[0][3], rows[1][3], rows[2][3] = 3.0, 1.0, -5.0
+    assert strategy("regret", rows, 0.1) == pytest.approx(
+        [0.9 * 3 / 4 + 0.1 / 3, 0.9 / 4 + 0.1 / 3, 0.1 / 3]
+    )
+    for row in rows:
+        row[3] = -1.0
+    assert strategy("regret", rows, 0.1) == pytest.approx([1 / 3] * 3)
+
+
+def test_every_legal_action_is_tried_before_the_learner_picks() -> None:
+    table: dict = {}  # type: ignore[type-arg]
+    rng = random.Random(0)
+    seen = set()
+    for _ in range(3):
+        action, row, update = select_sealed(table, ["a", "b", "c"], "regret", 0.1, rng)
+        assert update is None
+        row[0] += 1
+        seen.add(action)
+    assert seen == {"a", "b", "c"}
+    _, _, update = select_sealed(table, ["a", "b", "c"], "regret", 0.1, rng)
+    assert update is not None and len(update[1]) == 3
+
+
+def test_the_search_learns_at_a_sealed_challenge_of_lacorsa() -> None:
+    bots: list[Ismcts] = []
+
+    def make() -> Ismcts:
+        bots.append(Ismcts(Budget(simulations=40, rollout="random", sealed="regret")))
+        return bots[-1]
+
+    original = select_sealed
+    calls: list[str] = []
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(args[2])
+        return original(*args, **kwargs)
+
+    # The searching seat is 0; only the other seat's sealed picks are learnt.
+
+    import racedeck.bots.ismcts as ismcts_module
+
+    ismcts_module.select_sealed = counting  # type: ignore[assignment]
+    try:
+        outcome, _ = play([BotSpec(name="ismcts", factory=make, description=""), HEURISTIC], 3)
+    finally:
+        ismcts_module.select_sealed = original  # type: ignore[assignment]
+    assert not outcome.faults and calls and set(calls) == {"regret"}
+
+
+def test_the_heuristics_choice_keeps_its_place_until_the_simulations_outweigh_the_bias() -> None:
+    legal = ["a", "b"]
+    table = {"a": [10, 5.0, 20, 0.0], "b": [10, 6.0, 20, 0.0]}  # b looks 0.1 better
+    rng = random.Random(0)
+    plain, _ = select_ucb1(table, legal, 0.7, rng, lambda: "a")  # type: ignore[arg-type]
+    biased, _ = select_ucb1(table, legal, 0.7, rng, lambda: "a", bias=2.0)  # type: ignore[arg-type]
+    assert (plain, biased) == ("b", "a")
+    table["a"][0], table["a"][1], table["b"][0], table["b"][1] = 200, 100.0, 200, 120.0
+    table["a"][2] = table["b"][2] = 400
+    later, _ = select_ucb1(table, legal, 0.7, rng, lambda: "a", bias=2.0)  # type: ignore[arg-type]
+    assert later == "b"

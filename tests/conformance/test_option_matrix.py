@@ -1,0 +1,126 @@
+"""Every documented option value plays to the end, with no seat ever left without a move.
+
+Each game describes its options' documented ranges and enumerated values in
+``Game.option_ranges``: the matrix plays each value (the others at their defaults) at the
+smallest and the largest table that value allows, with the random and the heuristic bots,
+and asserts at every decision that the seat asked has a legal action, and that the match
+ends within a bound. The default run plays the quick part (random bots, one seed); the
+whole matrix is marked ``slow`` (``make test`` and CI run it too: nothing deselects it).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from racedeck.core.errors import OptionError
+from racedeck.core.game import AnyGame
+from racedeck.core.runner import run_match
+
+from .cases import REGISTRY
+
+MAX_DECISIONS = 400_000
+"""No match of any option set takes this many decisions: past it, the match stalled."""
+
+
+class _Checked:
+    """A game that asserts, whenever the runner asks a seat, that it has a legal action."""
+
+    def __init__(self, game: AnyGame) -> None:
+        self._game = game
+        self.decisions = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def legal_actions(self, state: Any, seat: int) -> Sequence[Any]:
+        legal = self._game.legal_actions(state, seat)
+        assert seat in self._game.next_step(state).seats, f"seat {seat} asked out of turn"
+        assert legal, f"seat {seat} is asked to act with no legal action"
+        self.decisions += 1
+        assert self.decisions < MAX_DECISIONS, "the match stalled"
+        return legal
+
+
+def _tables(game: AnyGame, options: Any) -> list[int]:
+    fits = []
+    for players in range(game.min_players, game.max_players + 1):
+        try:
+            game.check_players(options, players)
+        except OptionError:
+            continue
+        fits.append(players)
+    return sorted({fits[0], fits[-1]}) if fits else []
+
+
+def _matrix() -> Iterator[Any]:
+    for name in sorted(REGISTRY.games):
+        game = REGISTRY.games[name]
+        for described in game.option_ranges:
+            for value in described.values:
+                options = game.parse_options({described.name: value})
+                for players in _tables(game, options):
+                    for bot in ("random", "heuristic"):
+                        quick = bot == "random"
+                        marks = () if quick else (pytest.mark.slow,)
+                        yield pytest.param(
+                            name,
+                            {described.name: value},
+                            players,
+                            bot,
+                            marks=marks,
+                            id=f"{name}-{described.name}={value}-{players}p-{bot}",
+                        )
+
+
+MATRIX = list(_matrix())
+
+
+@pytest.mark.parametrize(("name", "raw", "players", "bot"), MATRIX)
+def test_every_documented_option_value_plays_to_the_end(
+    name: str, raw: dict[str, Any], players: int, bot: str
+) -> None:
+    game = REGISTRY.game(name)
+    checked = _Checked(game)
+    spec = REGISTRY.bot(bot, name)
+    options = game.parse_options(raw)
+    outcome = run_match(checked, options, [spec] * players, 1)  # type: ignore[arg-type]
+    assert outcome.forfeit is None, outcome.forfeit
+    assert not outcome.faults, outcome.faults
+    assert game.next_step(outcome.state).over
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY.games))
+def test_every_option_is_described_and_its_range_is_enforced(name: str) -> None:
+    game = REGISTRY.game(name)
+    described = {d.name for d in game.option_ranges}
+    assert described == set(game.options_type.__struct_fields__), (
+        f"{name}: describe every option's documented values in option_ranges"
+    )
+    for d in game.option_ranges:
+        assert d.values, f"{name}: option {d.name} lists no value"
+        if d.low is not None and d.high is not None:
+            for outside in (d.low - 1, d.high + 1):
+                with pytest.raises(OptionError, match=d.name):
+                    game.parse_options({d.name: outside})
+
+
+def test_every_game_plays_its_extremes_at_both_table_sizes() -> None:
+    games = {param.values[0] for param in MATRIX}
+    assert games == set(REGISTRY.games)
+    for name in games:
+        game = REGISTRY.game(name)
+        counts = {param.values[2] for param in MATRIX if param.values[0] == name}
+        assert {game.min_players, game.max_players} <= counts
+
+
+def test_the_test_command_runs_the_slow_tests_too() -> None:
+    """``make test`` runs plain ``pytest``: no option of the configuration deselects ``slow``."""
+    root = Path(__file__).resolve().parents[2]
+    config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert not any("slow" in option or option.startswith("-m") for option in config["addopts"])
+    assert "$(BIN)/python -m pytest\n" in (root / "Makefile").read_text()
