@@ -43,7 +43,7 @@ from racedeck.core.log import (
     open_log,
 )
 from racedeck.core.model import Options
-from racedeck.core.resume import watched
+from racedeck.core.resume import unexplained_event, watched
 from racedeck.core.runner import MatchOutcome, run_match, state_hash
 from racedeck.core.step import fold, folder
 
@@ -73,12 +73,26 @@ def open_game(catalogue: Catalogue, header: Header, path: str) -> tuple[AnyGame,
 
     The game is the one that plays the header's rules version (``Game.under_rules``): a
     log written under older rules replays, and re-runs, under those rules.
+
+    The header must also describe a match the game can set up: as many seats as players,
+    a number of players the game takes, options it can start from.
     """
     try:
         game = catalogue.game(header.game).under_rules(header.rules_version)
         options = game.parse_options(header.options)
+        if len(header.seats) != header.players:
+            raise RacedeckError(
+                f"the header names {len(header.seats)} seats for {header.players} players"
+            )
+        game.check_players(options, header.players)
     except RacedeckError as exc:
         raise LogError(path, 1, str(exc)) from None
+    try:
+        game.initial_state(options, header.players)
+    except Exception as exc:  # an edited header may ask for a match no one can set up
+        raise LogError(
+            path, 1, f"the header describes no match: {type(exc).__name__}: {exc}"
+        ) from None
     return game, options
 
 
@@ -156,6 +170,7 @@ def iter_states(
         game, options = open_game(catalogue, reader.header, str(path))
         initial = game.initial_state(options, reader.header.players)
         replay = Replay(reader.header, game, options, initial, 0)
+        events: list[tuple[int, Any]] = []
         for entry, event, state in fold_log(game, initial, reader, reader.path):
             if entry.fault is not None:
                 replay.faults.append(entry.fault)
@@ -164,11 +179,18 @@ def iter_states(
             else:
                 replay.state = state
                 replay.events = entry.seq + 1
+                events.append((entry.line, event))
                 yield entry.seq, event, state, replay
         replay.result = reader.result
         if reader.result is not None:
             error = check_result(
-                game, reader.header, replay.state, reader.result, str(path), reader.result_line
+                game,
+                reader.header,
+                replay.state,
+                reader.result,
+                str(path),
+                reader.result_line,
+                events,
             )
             if error is not None:
                 raise error
@@ -232,7 +254,8 @@ def replay_log(
             game, options = open_game(catalogue, reader.header, str(path))
             initial = game.initial_state(options, reader.header.players)
             replay = Replay(reader.header, game, options, initial, 0)
-            for entry, _event, state in fold_log(game, initial, reader, reader.path):
+            events: list[tuple[int, Any]] = []
+            for entry, event, state in fold_log(game, initial, reader, reader.path):
                 if entry.event is None:
                     if entry.fault is not None:
                         replay.faults.append(entry.fault)
@@ -242,12 +265,19 @@ def replay_log(
                 # Kept up to date as it goes: a bad line later leaves the intact prefix.
                 replay.state = state
                 replay.events = entry.seq + 1
+                events.append((entry.line, event))
                 if at is not None and entry.seq == at:
                     snapshot = (state, at + 1, len(replay.faults), len(replay.debug))
             replay.result = reader.result
             if reader.result is not None:
                 replay.error = check_result(
-                    game, reader.header, replay.state, reader.result, str(path), reader.result_line
+                    game,
+                    reader.header,
+                    replay.state,
+                    reader.result,
+                    str(path),
+                    reader.result_line,
+                    events,
                 )
     except LogError as exc:
         if replay is None:
@@ -269,7 +299,13 @@ def replay_log(
 
 
 def check_result(
-    game: AnyGame, header: Header, state: Any, result: ResultLine, path: str, line: int
+    game: AnyGame,
+    header: Header,
+    state: Any,
+    result: ResultLine,
+    path: str,
+    line: int,
+    events: Sequence[tuple[int, Any]] | None = None,
 ) -> LogError | None:
     """Return why a result line does not follow from the folded events (None if it does).
 
@@ -280,6 +316,10 @@ def check_result(
     same_schema = header.state_version == game.state_version
     if same_schema and state_hash(state) != result.state_hash:
         return LogError(path, line, "the final state does not match the result line's state hash")
+    if events is not None:
+        error = check_decisions(game, header, events, path)
+        if error is not None:
+            return error
     if result.forfeit is not None:
         return None
     try:
@@ -292,6 +332,31 @@ def check_result(
     if ending != result.result:
         return LogError(path, line, "the result line does not match the final state")
     return None
+
+
+def check_decisions(
+    game: AnyGame, header: Header, events: Sequence[tuple[int, Any]], path: str
+) -> LogError | None:
+    """Return why the events (``(line, event)`` pairs) do not follow from decisions, if so.
+
+    See ``racedeck.core.resume.unexplained_event``; a fork's copied prefix was decided
+    with its parent's seed and is taken as it is.
+    """
+    options = game.parse_options(header.options)
+    start = header.fork.at + 1 if header.fork is not None else 0
+    recorded = [event for _line, event in events]
+    try:
+        at = unexplained_event(game, options, header.players, header.seed, recorded, start)
+    except Exception as exc:  # an edited log may reach states no decision handles
+        return LogError(path, 1, f"the events do not follow from decisions: {exc}")
+    if at is None:
+        return None
+    return LogError(
+        path,
+        events[at][0],
+        f"event {at} follows from no legal action and not from the engine's seed: "
+        "the log was edited",
+    )
 
 
 def _as_json(value: Any) -> Any:

@@ -287,6 +287,10 @@ HOSTILE: dict[str, Callable[[], Any]] = {
 NEEDS_LIMIT = frozenset({"hostile-sleeper", "hostile-alarm", "hostile-c-loop", "hostile-spawner"})
 """The bots that hang: a match with one of them ends only under a time limit."""
 
+NEEDS_PROCESS_IN_PLAY = frozenset({"hostile-hard-exit"})
+"""The bots that end their process: ``play`` survives them only when they play in a process
+of their own, that is under a time limit (a tournament plays them so on its own)."""
+
 PLAYS_ON = frozenset(
     {"hostile-mutator", "hostile-thread", "hostile-printer", "hostile-end", "hostile-debug-flood"}
 )

@@ -71,12 +71,13 @@ seats' bots, the engine's version) say how the match was played, which only re-r
 it (``replay --verify``) can check."""
 
 
-def meaning(raw: bytes, whole_header: bool = False) -> Any:
+def meaning(raw: bytes, whole_header: bool = False, registry: Any = None) -> Any:
     """Return what a log says about its match: header, events, faults' seats, result.
 
     Hashes, debug notes and fault reasons are left out: a bot's free text can be edited
     and re-chained by anyone, and means nothing for the match. Unless ``whole_header``,
-    so are the header's fields that only a re-run can check.
+    so are the header's fields that only a re-run can check. With a ``registry``, options
+    are compared as the game reads them (an option left out means its default).
     """
     try:
         lines = _lines(raw)
@@ -88,8 +89,10 @@ def meaning(raw: bytes, whole_header: bool = False) -> Any:
             said.append(line)
             continue
         kind = line.get("kind")
-        if kind == "header" and not whole_header:
-            said.append({key: line.get(key) for key in HEADER_FOLDED})
+        if kind == "header":
+            line = dict(line) if whole_header else {key: line.get(key) for key in HEADER_FOLDED}
+            line["options"] = _options(registry, line)
+            said.append(line)
         elif kind == "event":
             said.append(("event", line.get("seq"), line.get("event")))
         elif kind == "fault":
@@ -108,6 +111,15 @@ def meaning(raw: bytes, whole_header: bool = False) -> Any:
         elif kind != "debug":
             said.append(line)
     return said
+
+
+def _options(registry: Any, header: Line) -> Any:
+    """Return the header's options as its game reads them (one left out is its default)."""
+    try:
+        game = registry.game(header.get("game"))
+        return msgspec.to_builtins(game.parse_options(header.get("options")))
+    except Exception:  # no registry, or options no game reads: compare them as written
+        return header.get("options")
 
 
 def _tweak(value: Any, rng: random.Random) -> Any:

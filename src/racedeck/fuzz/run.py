@@ -37,7 +37,7 @@ from pathlib import Path
 from racedeck.core.bot import BotSpec
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
-from racedeck.fuzz.hostile import HOSTILE, NEEDS_LIMIT, PLAYS_ON
+from racedeck.fuzz.hostile import HOSTILE, NEEDS_LIMIT, NEEDS_PROCESS_IN_PLAY, PLAYS_ON
 from racedeck.fuzz.logs import meaning, mutations
 from racedeck.plugins import Registry, load_registry
 
@@ -157,15 +157,16 @@ def fuzz_logs(
     rng = random.Random(seed)
     for base in _base_logs(registry, folder, games):
         original = base.read_bytes()
-        said, said_whole = meaning(original), meaning(original, whole_header=True)
+        said = meaning(original, registry=registry)
+        said_whole = meaning(original, whole_header=True, registry=registry)
         for _ in range(rounds):
             for kind, mutated in mutations(original, rng):
                 if mutated == original:
                     continue
                 log = folder / "mutated.jsonl"
                 log.write_bytes(mutated)
-                changed = meaning(mutated) != said
-                changed_whole = meaning(mutated, whole_header=True) != said_whole
+                changed = meaning(mutated, registry=registry) != said
+                changed_whole = meaning(mutated, whole_header=True, registry=registry) != said_whole
                 for args, stdin in _log_commands(log, base, folder):
                     for leftover in ("page.html", "chart.svg", "fork.jsonl"):
                         (folder / leftover).unlink(missing_ok=True)
@@ -231,7 +232,7 @@ def fuzz_bots(
     (plugins / "hostile_bots.py").write_text(PLUGIN)
     with_plugins = load_registry(plugins, entry_points=False)
     for bot in bots:
-        limit = ["--time-limit", "1"] if bot in NEEDS_LIMIT else []
+        limit = ["--time-limit", "1"] if bot in NEEDS_LIMIT | NEEDS_PROCESS_IN_PLAY else []
         for game in ("lacorsa", "wacky-races"):
             log = folder / f"{bot}-{game}.jsonl"
             log.unlink(missing_ok=True)
@@ -259,7 +260,10 @@ def fuzz_bots(
             outcome = "hung" if code is None or left else _judge_play(with_plugins, bot, code, log)
             tally.add("bot play", outcome, f"{bot} in {game}: exit {code} {err.strip()[:160]}")
         if tournaments:
-            _tournament(bot, folder, plugins, limit, tally)
+            # A tournament isolates a bot that took its worker down on its own: no limit.
+            _tournament(
+                bot, folder, plugins, ["--time-limit", "1"] if bot in NEEDS_LIMIT else [], tally
+            )
 
 
 def _judge_play(registry: Registry, bot: str, code: int, log: Path) -> str:
