@@ -2,35 +2,42 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# The extras `make test` adds (Ray, matplotlib, the RL stack, pytest, ruff, mypy);
+# `make run` installs racedeck alone, which is all the main job needs.
 EXTRAS ?= dev
+DEV := $(VENV)/.installed-$(EXTRAS)
 
 .PHONY: run test lint type bench strength golden clean
 
 $(BIN)/racedeck: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	$(BIN)/python -m pip install --quiet -e .
 	touch $(BIN)/racedeck
+
+$(DEV): $(BIN)/racedeck
+	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	touch $(DEV)
 
 ## run: install, then run a tournament of the built-in bots and print the standings
 run: $(BIN)/racedeck
 	$(BIN)/racedeck tournament lacorsa --bot heuristic --bot random --players 4 --seed 1
 
 ## test: install (with the system packages the browser test needs), then lint, type-check, test
-test: $(BIN)/racedeck
+test: $(DEV)
 	bash .ci/system-deps
 	$(BIN)/ruff check src tests benchmarks plugins
 	$(BIN)/mypy src
 	$(BIN)/python -m pytest
 
-lint: $(BIN)/racedeck
+lint: $(DEV)
 	$(BIN)/ruff check src tests benchmarks plugins
 
-type: $(BIN)/racedeck
+type: $(DEV)
 	$(BIN)/mypy src
 
 ## bench: speed figures (medians of repeated runs; see benchmarks/)
-bench: $(BIN)/racedeck
+bench: $(DEV)
 	$(BIN)/python -m benchmarks.run
 
 ## strength: the strength ladder of the built-in bots, written into docs/bots.md (under an hour on two cores)
@@ -43,7 +50,7 @@ fuzz: $(BIN)/racedeck
 	$(BIN)/python -m racedeck.fuzz
 
 ## golden: rewrite tests/golden/ on purpose, after a deliberate change of rules or format
-golden: $(BIN)/racedeck
+golden: $(DEV)
 	$(BIN)/python -m tests.golden.regenerate
 
 clean:

@@ -1,6 +1,8 @@
 """Registers the Node.js example program as the bot ``example-node``.
 
-Load it with ``racedeck --plugins-dir plugins/subprocess-node ...``; it needs ``node``.
+Load it with ``racedeck play lacorsa --plugins-dir plugins/subprocess-node --seat
+example-node --seat heuristic``; it needs ``node``. Without a plugin file:
+``--seat "cmd:node plugins/subprocess-node/bot.js"``.
 """
 
 from __future__ import annotations

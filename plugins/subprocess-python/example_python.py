@@ -1,6 +1,8 @@
 """Registers the Python example program as the bot ``example-python``.
 
-Load it with ``racedeck --plugins-dir plugins/subprocess-python ...``.
+Load it with ``racedeck play lacorsa --plugins-dir plugins/subprocess-python --seat
+example-python --seat heuristic``; no plugin file is needed to seat the program itself:
+``--seat "cmd:python3 plugins/subprocess-python/program/bot.py"``.
 """
 
 from __future__ import annotations

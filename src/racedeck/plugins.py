@@ -70,6 +70,11 @@ class Registry:
         """Register one bot; two bots of one name may not claim the same game."""
         if not isinstance(spec, BotSpec):
             raise PluginError(f"register_bots was given {spec!r}, which is not a BotSpec")
+        if ":" in spec.name or "/" in spec.name or not spec.name:
+            raise PluginError(
+                f"a plugin registers a bot named {spec.name!r}; a name is not empty and has"
+                " no ':' or '/' (they introduce parameters and programs)"
+            )
         for other in self.bots:
             if other.name == spec.name and _overlap(other.games, spec.games):
                 raise PluginError(f"two plugins register a bot {spec.name!r} for the same game")
@@ -95,7 +100,16 @@ class Registry:
             raise UnknownGameError(f"unknown game {name!r}; known games: {known}") from None
 
     def bot(self, name: str, game: str) -> BotSpec:
-        """Return the bot called ``name`` that plays ``game``."""
+        """Return the bot ``name`` names that plays ``game``.
+
+        ``name`` may carry parameters (``ismcts:simulations=500``) or name a program
+        (``cmd:python3 bot.py``, or a path to an executable): see ``racedeck.bots.named``.
+        """
+        from racedeck.bots.named import resolve  # the bots package registers through us
+
+        return resolve(lambda base: self._registered(base, game), name)
+
+    def _registered(self, name: str, game: str) -> BotSpec:
         for spec in self.bots:
             if spec.name == name and spec.plays(game):
                 return spec

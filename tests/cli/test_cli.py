@@ -389,7 +389,7 @@ def test_verify_refuses_a_bot_whose_play_a_seed_does_not_fix(
 def test_html_and_new_bot_speak_json(tmp_path: Path) -> None:
     log = play_log(tmp_path)
     page = tmp_path / "replay.html"
-    result = runner.invoke(app, ["html", str(log), "-o", str(page), "--json"])
+    result = runner.invoke(app, ["html", str(log), "--out", str(page), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["html"] == str(page) and data["bytes"] == page.stat().st_size

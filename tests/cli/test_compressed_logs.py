@@ -49,8 +49,8 @@ def test_show_html_and_chart_read_a_compressed_log_as_the_plain_one(
     assert shown[0][0] == shown[1][0] == 0
     assert json.loads(shown[0][1])["view"] == json.loads(shown[1][1])["view"]
     for log, name in ((plain, "plain"), (packed, "packed")):
-        assert run(["html", str(log), "-o", str(tmp_path / f"{name}.html")], capsys)[0] == 0
-        assert run(["chart", str(log), "-o", str(tmp_path / f"{name}.svg")], capsys)[0] == 0
+        assert run(["html", str(log), "--out", str(tmp_path / f"{name}.html")], capsys)[0] == 0
+        assert run(["chart", str(log), "--out", str(tmp_path / f"{name}.svg")], capsys)[0] == 0
     assert (tmp_path / "plain.svg").read_bytes() == (tmp_path / "packed.svg").read_bytes()
 
 
@@ -69,7 +69,7 @@ def test_a_fork_of_a_compressed_log_verifies(
 ) -> None:
     _plain, packed = logs
     fork = tmp_path / "fork.jsonl"
-    code, _out, err = run(["fork", str(packed), "--at", "0", "-O", str(fork)], capsys)
+    code, _out, err = run(["fork", str(packed), "--at", "0", "--log", str(fork)], capsys)
     assert code == 0, err
     assert run(["fork", "--verify", str(fork), "--parent", str(packed)], capsys)[0] == 0
     assert run(["replay", str(fork), "--verify"], capsys)[0] == 0

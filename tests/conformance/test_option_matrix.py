@@ -4,8 +4,9 @@ Each game describes its options' documented ranges and enumerated values in
 ``Game.option_ranges``: the matrix plays each value (the others at their defaults) at the
 smallest and the largest table that value allows, with the random and the heuristic bots,
 and asserts at every decision that the seat asked has a legal action, and that the match
-ends within a bound. The default run plays the quick part (random bots, one seed); the
-whole matrix is marked ``slow`` (``make test`` and CI run it too: nothing deselects it).
+ends within a bound. The quick part plays the random bots on one seed; the rest of the
+matrix, marked ``slow``, plays the heuristic bots on two seeds (``make test`` and CI run
+it too: nothing deselects it; ``pytest -m "not slow"`` leaves it out while working).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from racedeck.core.runner import run_match
 
 from .cases import REGISTRY
 
+TIERS = (("random", (1,)), ("heuristic", (1, 2)))
+"""The quick tier (random bots, one seed) and the slow one (heuristic bots, two seeds)."""
 MAX_DECISIONS = 400_000
 """No match of any option set takes this many decisions: past it, the match stalled."""
 
@@ -64,14 +67,14 @@ def _matrix() -> Iterator[Any]:
             for value in described.values:
                 options = game.parse_options({described.name: value})
                 for players in _tables(game, options):
-                    for bot in ("random", "heuristic"):
-                        quick = bot == "random"
-                        marks = () if quick else (pytest.mark.slow,)
+                    for bot, seeds in TIERS:
+                        marks = () if bot == "random" else (pytest.mark.slow,)
                         yield pytest.param(
                             name,
                             {described.name: value},
                             players,
                             bot,
+                            seeds,
                             marks=marks,
                             id=f"{name}-{described.name}={value}-{players}p-{bot}",
                         )
@@ -80,18 +83,20 @@ def _matrix() -> Iterator[Any]:
 MATRIX = list(_matrix())
 
 
-@pytest.mark.parametrize(("name", "raw", "players", "bot"), MATRIX)
+@pytest.mark.parametrize(("name", "raw", "players", "bot", "seeds"), MATRIX)
 def test_every_documented_option_value_plays_to_the_end(
-    name: str, raw: dict[str, Any], players: int, bot: str
+    name: str, raw: dict[str, Any], players: int, bot: str, seeds: tuple[int, ...]
 ) -> None:
     game = REGISTRY.game(name)
-    checked = _Checked(game)
     spec = REGISTRY.bot(bot, name)
     options = game.parse_options(raw)
-    outcome = run_match(checked, options, [spec] * players, 1)  # type: ignore[arg-type]
-    assert outcome.forfeit is None, outcome.forfeit
-    assert not outcome.faults, outcome.faults
-    assert game.next_step(outcome.state).over
+    for seed in seeds:
+        checked = _Checked(game)
+        outcome = run_match(checked, options, [spec] * players, seed)  # type: ignore[arg-type]
+        assert outcome.forfeit is None, (seed, outcome.forfeit)
+        assert not outcome.faults, (seed, outcome.faults)
+        assert game.next_step(outcome.state).over
+        assert checked.decisions > 0
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY.games))

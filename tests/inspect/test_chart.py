@@ -53,7 +53,7 @@ def test_a_chart_for_every_game_with_a_point_per_lap_and_every_car_placed(
             assert sorted(places) == list(range(1, len(chart.cars) + 1)), name
         for suffix in ("svg", "png"):
             out = tmp_path / f"{name}.{suffix}"
-            assert main(["chart", str(log), "-o", str(out)]) == 0
+            assert main(["chart", str(log), "--out", str(out)]) == 0
             assert out.stat().st_size > 500
         assert (tmp_path / f"{name}.svg").read_text().startswith("<svg")
         assert (tmp_path / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -92,7 +92,7 @@ def test_famous_500_chart_has_the_four_car_sheet_columns(
     chart = lap_chart(registry, game_logs["famous-500"])
     assert list(chart.series) == ["tires", "fuel", "engine", "speed"]
     assert all(len(rows) == len(chart.ticks) for rows in chart.series.values())
-    main(["chart", str(game_logs["famous-500"]), "-o", str(tmp_path / "f.svg"), "--json"])
+    main(["chart", str(game_logs["famous-500"]), "--out", str(tmp_path / "f.svg"), "--json"])
     assert json.loads(capsys.readouterr().out)["series"]["speed"] == chart.series["speed"]
 
 
@@ -102,7 +102,7 @@ def test_chart_output_is_byte_identical_for_the_same_log(
     log = game_logs["lacorsa"]
     for name in ("a", "b"):
         for suffix in ("svg", "png"):
-            main(["chart", str(log), "-o", str(tmp_path / f"{name}.{suffix}")])
+            main(["chart", str(log), "--out", str(tmp_path / f"{name}.{suffix}")])
     for suffix in ("svg", "png"):
         assert (tmp_path / f"a.{suffix}").read_bytes() == (tmp_path / f"b.{suffix}").read_bytes()
 
@@ -110,6 +110,6 @@ def test_chart_output_is_byte_identical_for_the_same_log(
 def test_chart_refuses_another_format_and_writes_nothing(
     game_logs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["chart", str(game_logs["lacorsa"]), "-o", str(tmp_path / "c.jpg")]) == 2
+    assert main(["chart", str(game_logs["lacorsa"]), "--out", str(tmp_path / "c.jpg")]) == 2
     assert ".svg or .png" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())

@@ -60,7 +60,7 @@ def test_a_fork_point_inside_one_decision_is_refused_naming_where_it_began(
     kinds = [e["type"] for e in events_of(parent)]
     revealed = kinds.index("qualifying_revealed")  # the engine's grid: revealed, then formed
     assert kinds[revealed + 1] in ("grid_formed", "qualifying_tie_rolled")
-    code = main(["fork", str(parent), "--at", str(revealed), "-O", str(tmp_path / "x.jsonl")])
+    code = main(["fork", str(parent), "--at", str(revealed), "--log", str(tmp_path / "x.jsonl")])
     assert code == 2
     assert f"began at event {revealed}" in capsys.readouterr().err
     assert not (tmp_path / "x.jsonl").exists()
@@ -149,7 +149,7 @@ def test_fork_command_writes_a_log_that_fork_verify_accepts(
             "random",
             "--seed",
             "4",
-            "-O",
+            "--log",
             str(out),
             "--json",
         ]
@@ -167,7 +167,7 @@ def test_fork_past_the_end_is_bad_input_and_leaves_no_file(
     parent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "none.jsonl"
-    assert main(["fork", str(parent), "--at", "100000", "-O", str(out)]) == 3
+    assert main(["fork", str(parent), "--at", "100000", "--log", str(out)]) == 3
     assert "event 100000 does not exist" in capsys.readouterr().err
     assert not out.exists() and not list(tmp_path.iterdir())
 
@@ -176,7 +176,7 @@ def test_fork_with_the_wrong_number_of_seats_is_a_usage_error(
     parent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert (
-        main(["fork", str(parent), "--at", "3", "--seat", "random", "-O", str(tmp_path / "x")]) == 2
+        main(["fork", str(parent), "--at", "3", "--seat", "random", "--log", str(tmp_path / "x")]) == 2
     )
     assert "4 seats" in capsys.readouterr().err
 

@@ -50,7 +50,7 @@ def _expected_strips(registry: Registry, log: Path) -> list[list[list[int]]]:
 
 def test_html_page_loads_nothing_from_the_network(log: Path, tmp_path: Path) -> None:
     page = tmp_path / "replay.html"
-    assert main(["html", str(log), "-o", str(page)]) == 0
+    assert main(["html", str(log), "--out", str(page)]) == 0
     text = page.read_text()
     assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:)?//", text)
     assert "default-src 'none'" in text
@@ -61,8 +61,8 @@ def test_html_page_loads_nothing_from_the_network(log: Path, tmp_path: Path) -> 
 
 
 def test_html_same_log_same_bytes(log: Path, tmp_path: Path) -> None:
-    main(["html", str(log), "-o", str(tmp_path / "a.html")])
-    main(["html", str(log), "-o", str(tmp_path / "b.html")])
+    main(["html", str(log), "--out", str(tmp_path / "a.html")])
+    main(["html", str(log), "--out", str(tmp_path / "b.html")])
     assert (tmp_path / "a.html").read_bytes() == (tmp_path / "b.html").read_bytes()
 
 
@@ -70,7 +70,7 @@ def test_browser_steps_through_the_whole_match_showing_the_right_positions(
     log: Path, tmp_path: Path, registry: Registry, browser: Browser
 ) -> None:
     page = tmp_path / "replay.html"
-    main(["html", str(log), "-o", str(page)])
+    main(["html", str(log), "--out", str(page)])
     expected = _expected_strips(registry, log)
     browser.open(page.as_uri(), "document.getElementById('status').dataset.frame")
     assert json.loads(browser.evaluate(STATUS))["seq"] == "-1"
@@ -95,7 +95,7 @@ def test_browser_jumps_to_an_event_and_to_the_next_of_a_kind(
     log: Path, tmp_path: Path, browser: Browser
 ) -> None:
     page = tmp_path / "replay.html"
-    main(["html", str(log), "-o", str(page)])
+    main(["html", str(log), "--out", str(page)])
     browser.open(
         page.as_uri() + "#event=10&view=0", "document.getElementById('status').dataset.frame"
     )
@@ -114,7 +114,7 @@ def test_browser_seat_view_hides_other_seats_cards_and_event_contents(
     log: Path, tmp_path: Path, browser: Browser
 ) -> None:
     page = tmp_path / "replay.html"
-    main(["html", str(log), "-o", str(page)])
+    main(["html", str(log), "--out", str(page)])
     browser.open(
         page.as_uri() + "#event=5&view=0", "document.getElementById('status').dataset.frame"
     )
@@ -160,12 +160,12 @@ def test_a_page_for_one_seat_holds_neither_states_nor_event_contents(
     log: Path, registry: Registry, tmp_path: Path
 ) -> None:
     page = tmp_path / "seat.html"
-    assert main(["html", str(log), "-o", str(page), "--seat", "1"]) == 0
+    assert main(["html", str(log), "--out", str(page), "--seat", "1"]) == 0
     data = match_data(registry, log, [1])
     assert data["views"] == ["seat 1 (heuristic)"]
     assert all(payload == -1 for _seq, _kind, payload in data["events"])
     assert "race_dealt" in page.read_text() and '"hands":[[' not in page.read_text()
-    assert main(["html", str(log), "-o", str(tmp_path / "x.html"), "--seat", "9"]) == 2
+    assert main(["html", str(log), "--out", str(tmp_path / "x.html"), "--seat", "9"]) == 2
 
 
 def _drawn_cars(name: str, scene: dict) -> list[list[int]]:
@@ -206,7 +206,7 @@ def test_browser_draws_every_game_with_its_cars_where_the_log_has_them(
             options=game.conformance_options[0],
         )
         page = tmp_path / f"{name}.html"
-        assert main(["html", str(log), "-o", str(page)]) == 0
+        assert main(["html", str(log), "--out", str(page)]) == 0
         data = match_data(registry, log)
         assert data["drawing"] != "text", name
         browser.open(page.as_uri(), "document.getElementById('status').dataset.frame")

@@ -213,6 +213,34 @@ def test_a_cluster_plays_exactly_the_tournament_local_processes_play_and_sends_l
     assert len(logs) == MATCHES and all(p.name.endswith(".jsonl.gz") for p in logs)
 
 
+def test_each_match_comes_home_as_it_finishes_not_with_its_batch(
+    cluster: RayCluster, tmp_path: Path
+) -> None:
+    # Eight matches on two one-CPU nodes are two batches of four (``MIN_BATCH``); each
+    # match takes over a second. Handed back with their batch, the first rows would
+    # appear four at a time after four seconds.
+    db = tmp_path / "t.sqlite"
+    args = ["tournament", "lacorsa", "-o", "races=1", "--players", "2", "--matches", "8"]
+    bots = ["--bot", "pausing", "--bot", "random", "--seed", "1"]
+    command = [sys.executable, "-m", "racedeck", *args, *bots, "--plugins-dir", str(PLUGINS)]
+    driver = subprocess.Popen(
+        [*command, *on(cluster), "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        _wait_for_rows(db, driver, 1)
+        first = len(rows(db))
+        _, err = driver.communicate(timeout=TIMEOUT)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(driver.pid, signal.SIGKILL)
+    assert driver.returncode == 0, err.decode()
+    assert first <= 2, f"{first} matches arrived together: they came home with their batch"
+    assert len(rows(db)) == 8
+
+
 def test_a_worker_node_killed_mid_run_loses_and_repeats_no_match(
     cluster: RayCluster, reference: list[tuple[object, ...]], tmp_path: Path
 ) -> None:

@@ -65,8 +65,8 @@ class HumanBot(Bot):
         self._say("")
         self._say(self._game.render_observation(observation))
         self._say(f"seat {self._seat}, choose an action:")
-        # A game may offer ``render_action`` for friendlier labels; it is not in the contract.
-        label = getattr(self._game, "render_action", None) or describe_action
+        # The game words its actions (cards by their faces); without the game, the fields.
+        label = self._game.describe if self._game is not None else describe_action
         for number, action in enumerate(legal, start=1):
             self._say(f"  {number:>2}. {label(action)}")
         while True:

@@ -12,30 +12,49 @@ import sys
 import threading
 import traceback
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
+import msgspec
 import typer
 
 from racedeck import __version__
 from racedeck.cli import output
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
+from racedeck.cli.contract import (
+    BotRow,
+    BotsOutput,
+    ErrorOutput,
+    GameRow,
+    GamesOutput,
+    PlayOutput,
+    ReplayOutput,
+    ShowOutput,
+    encode_output,
+)
+from racedeck.cli.help import plain_help
 from racedeck.cli.logging import configure_logging, get_logger
 from racedeck.cli.render import describe_replay, describe_result
 from racedeck.core.errors import (
+    EXIT_BAD_INPUT,
     EXIT_FAILURE,
     EXIT_INTERNAL,
     EXIT_USAGE,
+    EXIT_VERIFY_FAILED,
+    LogError,
     RacedeckError,
     UsageError,
 )
+from racedeck.core.log import Header, LogReader
 from racedeck.core.replay import replay_log, verify_log
 from racedeck.core.runner import FAULT_POLICIES
 from racedeck.core.session import plan_match, play_to_log
+from racedeck.plugins import Registry
 
 SUBCOMMAND_MODULES = (
     "racedeck.cli.tournament",
     "racedeck.cli.authoring",
     "racedeck.cli.debugging",
+    "racedeck.cli.introspection",
 )
 """Modules that each define ``register(app)`` to add their commands."""
 
@@ -73,20 +92,20 @@ def games(json: JsonFlag = False, plugins_dir: PluginsDir = None) -> None:
     """List the registered games."""
     reg = registry(plugins_dir)
     rows = [
-        {
-            "name": g.name,
-            "title": g.title,
-            "players": [g.min_players, g.max_players],
-            "rules_version": g.rules_version,
-        }
+        GameRow(
+            name=g.name,
+            title=g.title,
+            players=(g.min_players, g.max_players),
+            rules_version=g.rules_version,
+        )
         for g in sorted(reg.games.values(), key=lambda g: g.name)
     ]
     if json:
-        emit_json({"games": rows})
+        emit_json(GamesOutput(games=rows))
         return
     for row in rows:
-        low, high = row["players"]
-        typer.echo(f"{row['name']:<20} {row['title']:<40} {low}-{high} players")
+        low, high = row.players
+        typer.echo(f"{row.name:<20} {row.title:<40} {low}-{high} players")
 
 
 @app.command()
@@ -103,11 +122,15 @@ def bots(
         reg.game(game)
     specs = reg.bots_for(game)
     if json:
-        emit_json({"bots": [spec.to_json() for spec in specs]})
+        emit_json(BotsOutput(bots=[msgspec.convert(spec.to_json(), BotRow) for spec in specs]))
         return
     for spec in specs:
         plays = ", ".join(spec.games) if spec.games else "every game"
         typer.echo(f"{spec.name:<16} v{spec.version:<5} {plays:<28} {spec.description}")
+        declared = spec.declared()
+        if declared:
+            settings = ",".join(f"{p.name}={_spell(p.default)}" for p in declared)
+            typer.echo(f"{'':<16} parameters: {spec.name}:{settings}")
 
 
 @app.command()
@@ -153,17 +176,17 @@ def play(
     logger.info("match finished", events=outcome.events, log=str(written) if written else None)
     if json:
         emit_json(
-            {
-                "game": plan.game.name,
-                "seed": seed,
-                "seats": seat,
-                "events": outcome.events,
-                "result": outcome.result,
-                "forfeit": outcome.forfeit,
-                "faults": outcome.faults,
-                "debug": outcome.debug,
-                "log": str(written) if written else None,
-            }
+            PlayOutput(
+                game=plan.game.name,
+                seed=str(seed),
+                seats=[spec.name for spec in plan.seats],
+                events=outcome.events,
+                result=outcome.result,
+                forfeit=outcome.forfeit,
+                faults=outcome.faults,
+                debug=outcome.debug,
+                log=str(written) if written else None,
+            )
         )
         return
     typer.echo(describe_result(plan.game.title, seat, outcome.result))
@@ -191,25 +214,30 @@ def replay(
     if verify:
         if at is not None:
             raise UsageError("--verify checks the whole log; it cannot be combined with --at")
+        with LogReader(log) as reader:
+            header = reader.header
+        for note in version_notes(reg, header):
+            typer.echo(f"racedeck: note: {note}", err=True)
         result = verify_log(reg, log)
     else:
         result = replay_log(reg, log, at=at)
     _check_seat(seat, result.header.players)
     if json:
+        final = result.result if at is None else None
         emit_json(
-            {
-                "log": str(log),
-                "game": result.header.game,
-                "events": result.events,
-                "complete": result.complete,
-                "verified": verify,
-                "state_hash": result.result.state_hash if result.result and at is None else None,
-                "result": result.result.result if result.result and at is None else None,
-                "faults": result.faults,
-                "debug": result.debug,
-                "view": result.game.observe(result.state, seat) if seat is not None else None,
-                "error": str(result.error) if result.error else None,
-            }
+            ReplayOutput(
+                log=str(log),
+                game=result.header.game,
+                events=result.events,
+                complete=result.complete,
+                verified=verify and result.error is None,
+                state_hash=final.state_hash if final else None,
+                result=final.result if final else None,
+                faults=result.faults,
+                debug=result.debug,
+                view=result.game.observe(result.state, seat) if seat is not None else None,
+                error=str(result.error) if result.error else None,
+            )
         )
     else:
         typer.echo(describe_replay(result, seat, at))
@@ -233,11 +261,33 @@ def show(
     _check_seat(seat, result.header.players)
     if json:
         view = result.state if seat is None else result.game.observe(result.state, seat)
-        emit_json({"log": str(log), "events": result.events, "seat": seat, "view": view})
+        emit_json(ShowOutput(log=str(log), events=result.events, seat=seat, view=view))
     else:
         typer.echo(result.game.render(result.state, seat))
     if result.error is not None:
         raise result.error
+
+
+def _spell(value: object) -> str:
+    if value is None:
+        return "none"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def version_notes(reg: Registry, header: Header) -> list[str]:
+    """Return a line for each bot whose version here differs from the one the log recorded."""
+    notes = []
+    for number, seat in enumerate(header.seats):
+        try:
+            here = reg.bot(seat.bot, header.game).version
+        except RacedeckError:
+            continue  # verifying names the bot that does not load
+        if here != seat.version:
+            notes.append(
+                f"seat {number} ({seat.bot}) is at version {here} here, the log recorded"
+                f" version {seat.version}: the match may not replay the same"
+            )
+    return notes
 
 
 def _check_seat(seat: int | None, players: int) -> None:
@@ -246,45 +296,103 @@ def _check_seat(seat: int | None, players: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line and return its exit code; errors become one line on stderr."""
+    """Run the command line and return its exit code; errors become one line on stderr.
+
+    With ``--json`` an error is also one object of kind ``error`` on stdout (see
+    ``racedeck.cli.contract``): this is the one place every command's errors pass.
+    """
     args = sys.argv[1:] if argv is None else argv
     debug = "--debug" in args
     try:
         # Without standalone mode a command's typer.Exit comes back as the return value.
         with output.result_only("--json" in args), output.cleaned():
-            code = app(args=args, prog_name="racedeck", standalone_mode=False)
+            code = _command().main(args=args, prog_name="racedeck", standalone_mode=False)
     except RacedeckError as exc:
         if debug:
             traceback.print_exc()
-        sys.stderr.write(f"racedeck: error: {output.clean(str(exc))}\n")
-        return exc.exit_code
+        return _fail(args, exc.exit_code, "error", str(exc), _where(exc, args))
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:
-        sys.stderr.write("racedeck: aborted\n")
-        return EXIT_FAILURE
+        return _fail(args, EXIT_FAILURE, "aborted", "aborted", _where(None, args), plain=True)
     except KeyboardInterrupt:
-        sys.stderr.write("racedeck: interrupted\n")
-        return 130
+        return _fail(args, EXIT_INTERRUPTED, "interrupted", "interrupted", None, plain=True)
     except Exception as exc:
         if hasattr(exc, "format_message"):
             # Typer's own usage errors: a bad or missing argument or option.
             message = exc.format_message()
-            if message:
-                sys.stderr.write(f"racedeck: usage error: {message}{_help_hint(args)}\n")
-            return EXIT_USAGE
+            return _fail(
+                args, EXIT_USAGE, "usage error", message + _help_hint(args), _where(None, args)
+            )
         if debug:
             traceback.print_exc()
-        sys.stderr.write(
-            f"racedeck: internal error: {type(exc).__name__}: {exc} "
-            "(run with --debug for details)\n"
+        return _fail(
+            args,
+            EXIT_INTERNAL,
+            "internal error",
+            f"{type(exc).__name__}: {exc} (run with --debug for details)",
+            _where(None, args),
         )
-        return EXIT_INTERNAL
+    if code == EXIT_INTERRUPTED:
+        # Typer turns Ctrl-C into a quiet exit status 130; say it, as for any error.
+        return _fail(args, EXIT_INTERRUPTED, "interrupted", "interrupted", None, plain=True)
     return code if isinstance(code, int) else 0
 
 
+EXIT_INTERRUPTED = 130
+"""The exit status after Ctrl-C, as a shell gives a process ended by SIGINT."""
+
+ERROR_KINDS = {
+    EXIT_FAILURE: "failure",
+    EXIT_USAGE: "usage",
+    EXIT_BAD_INPUT: "bad-input",
+    EXIT_VERIFY_FAILED: "verification",
+    EXIT_INTERNAL: "internal",
+    EXIT_INTERRUPTED: "interrupted",
+}
+"""The ``error`` field of a JSON error, per exit status."""
+
+
+def _fail(
+    args: list[str], code: int, label: str, message: str, where: str | None, plain: bool = False
+) -> int:
+    """Write the error's line on stderr and, with --json, its object on stdout."""
+    if message:
+        line = f"racedeck: {message}" if plain else f"racedeck: {label}: {message}"
+        sys.stderr.write(output.clean(line) + "\n")
+    # Exit 1 is a difference the command's own output reports (diff, bot check): no error.
+    if "--json" in args and code != EXIT_FAILURE:
+        error = ErrorOutput(
+            code=code, error=ERROR_KINDS.get(code, "error"), message=message, where=where
+        )
+        sys.stdout.write(encode_output(error).decode() + "\n")
+        sys.stdout.flush()
+    return code
+
+
+def _where(exc: BaseException | None, args: list[str]) -> str | None:
+    """Return the file and line an error is about, or else the command it came from."""
+    if isinstance(exc, LogError):
+        return f"{exc.path}:{exc.line}"
+    names = set(_command().commands)
+    words = [a for a in args if not a.startswith("-")]
+    command = next((a for a in words if a in names), None)
+    if command in ("tournament", "bot") and len(words) > 1 and words[1] in SUBCOMMANDS:
+        return f"{command} {words[1]}"
+    return command
+
+
+SUBCOMMANDS = ("resume", "report", "check")
+"""Subcommands named in an error's ``where`` with their group."""
+
+
+def _command() -> Any:
+    """Return the click command of the app, with its help free of type noise."""
+    return plain_help(typer.main.get_command(app))
+
+
 def _help_hint(args: list[str]) -> str:
-    names = {c.name for c in app.registered_commands} | {g.name for g in app.registered_groups}
+    names = set(_command().commands)
     command = next((a for a in args if a in names), None)
     return f" (see racedeck {command} --help)" if command else " (see racedeck --help)"
 

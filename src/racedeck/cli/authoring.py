@@ -9,9 +9,11 @@ from typing import Annotated
 import typer
 
 from racedeck.bots.check import check_program
+from racedeck.bots.named import COMMAND_PREFIX
 from racedeck.bots.scaffold import module_name, write_package
 from racedeck.bots.subprocess_bot import DEFAULT_TIME_LIMIT
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
+from racedeck.cli.contract import BotCheckOutput, NewBotOutput, ViolationRow
 from racedeck.core.errors import EXIT_FAILURE, RacedeckError, UsageError
 
 
@@ -35,7 +37,11 @@ GameOption = Annotated[
 @bot_app.command("check")
 def check(
     command: Annotated[
-        str, typer.Argument(help='The program to run, quoted as one argument: "node bot.js".')
+        str,
+        typer.Argument(
+            help='The program, quoted as one argument: "node bot.js", "cmd:node bot.js"'
+            " (as --seat names it) or a path to an executable."
+        ),
     ],
     game: GameOption,
     matches: Annotated[int, typer.Option(min=1, help="How many matches to play.")] = 3,
@@ -47,6 +53,8 @@ def check(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Play a few matches with a program and report every protocol violation it makes."""
+    if command.startswith(COMMAND_PREFIX):
+        command = command[len(COMMAND_PREFIX) :]
     try:
         argv = shlex.split(command)
     except ValueError as exc:
@@ -58,26 +66,26 @@ def check(
     )
     if json:
         emit_json(
-            {
-                "game": report.game,
-                "command": report.command,
-                "matches": report.matches,
-                "decisions": report.decisions,
-                "ok": report.ok,
-                "violations": [
-                    {
-                        "match": f.match,
-                        "seed": f.seed,
-                        "players": f.players,
-                        "seat": f.seat,
-                        "decision": f.violation.decision,
-                        "kind": f.violation.kind,
-                        "detail": f.violation.detail,
-                        "message": f.violation.message,
-                    }
+            BotCheckOutput(
+                game=report.game,
+                command=report.command,
+                matches=report.matches,
+                decisions=report.decisions,
+                ok=report.ok,
+                violations=[
+                    ViolationRow(
+                        match=f.match,
+                        seed=str(f.seed),
+                        players=f.players,
+                        seat=f.seat,
+                        decision=f.violation.decision,
+                        kind=f.violation.kind,
+                        detail=f.violation.detail,
+                        message=f.violation.message,
+                    )
                     for f in report.findings
                 ],
-            }
+            )
         )
     else:
         typer.echo(
@@ -111,12 +119,9 @@ def new_bot(
     files = write_package(name, rules.name, folder, force=force)
     if json:
         emit_json(
-            {
-                "bot": name,
-                "game": rules.name,
-                "folder": str(folder),
-                "files": [str(path) for path in files],
-            }
+            NewBotOutput(
+                bot=name, game=rules.name, folder=str(folder), files=[str(p) for p in files]
+            )
         )
         return
     typer.echo(f"wrote the plugin package {folder} ({len(files)} files):")

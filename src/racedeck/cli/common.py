@@ -6,15 +6,17 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
-import msgspec
 import typer
 
 from racedeck.cli import output
+from racedeck.cli.contract import Output, encode_output
 from racedeck.core.errors import UsageError
 from racedeck.core.log import MAX_DEPTH, json_depth_ok
 from racedeck.plugins import Registry, load_registry
 
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
+JsonFlag = Annotated[
+    bool, typer.Option("--json", help="Print JSON for scripts (docs/schemas/; errors too).")
+]
 PluginsDir = Annotated[
     Path | None,
     typer.Option("--plugins-dir", help="Load single-file plugins (*.py) from this folder."),
@@ -49,6 +51,10 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
     return options
 
 
-def emit_json(value: Any) -> None:
-    """Print ``value`` as one line of JSON on standard output (see ``cli.output``)."""
-    output.write_result(msgspec.json.encode(value).decode() + "\n")
+def emit_json(result: Output) -> None:
+    """Print one output of the JSON contract as one line on standard output.
+
+    It goes to the real standard output even while a bot's prints are sent to standard
+    error (``racedeck.cli.output``).
+    """
+    output.write_result(encode_output(result).decode() + "\n")

@@ -12,6 +12,13 @@ from typing import Annotated
 import typer
 
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
+from racedeck.cli.contract import (
+    ChartOutput,
+    DiffOutput,
+    ForkOutput,
+    ForkVerifyOutput,
+    HtmlOutput,
+)
 from racedeck.core.errors import UsageError
 from racedeck.core.files import write_atomically
 
@@ -36,7 +43,7 @@ def diff(
         players = min(report.divergence.a.header.players, report.divergence.b.header.players)
         _check_seat(seat, players)
     if json:
-        emit_json(diff_json(report, seat))
+        emit_json(DiffOutput(**diff_json(report, seat)))
     else:
         typer.echo(describe_diff(report, seat))
     if report.divergence is not None:
@@ -58,9 +65,9 @@ def fork(
     seed: Annotated[
         int | None, typer.Option(help="The seed from the fork on (default: the parent's).")
     ] = None,
-    out: Annotated[
+    log_out: Annotated[
         Path | None,
-        typer.Option("--out", "-O", help="Where to write the fork (default: beside LOG)."),
+        typer.Option("--log", help="Where to write the fork's log (default: beside LOG)."),
     ] = None,
     verify: Annotated[
         bool,
@@ -77,20 +84,17 @@ def fork(
 
     reg = registry(plugins_dir)
     if verify:
-        if at is not None or seat or seed is not None or out is not None:
+        if at is not None or seat or seed is not None or log_out is not None:
             raise UsageError(
-                "--verify checks an existing fork; drop --at, --seat, --seed and --out"
+                "--verify checks an existing fork; drop --at, --seat, --seed and --log"
             )
         replay = verify_fork(reg, log, parent)
         assert replay.header.fork is not None
         if json:
             emit_json(
-                {
-                    "log": str(log),
-                    "verified": True,
-                    "events": replay.events,
-                    "fork": replay.header.fork,
-                }
+                ForkVerifyOutput(
+                    log=str(log), verified=True, events=replay.events, fork=replay.header.fork
+                )
             )
         else:
             typer.echo(
@@ -102,20 +106,20 @@ def fork(
         raise UsageError("--parent goes with --verify")
     if at is None:
         raise UsageError("fork needs --at N, the last event kept from LOG")
-    target = out or log.with_name(f"{log.stem}.fork{at}{log.suffix or '.jsonl'}")
+    target = log_out or log.with_name(f"{log.stem}.fork{at}{log.suffix or '.jsonl'}")
     forked = fork_log(reg, log, at, target, bots=seat, seed=seed)
     result = forked.outcome.result
     if json:
         emit_json(
-            {
-                "log": str(forked.path),
-                "parent": str(log),
-                "fork": forked.header.fork,
-                "seed": forked.header.seed,
-                "seats": [s.bot for s in forked.header.seats],
-                "events": forked.outcome.events,
-                "result": result,
-            }
+            ForkOutput(
+                log=str(forked.path),
+                parent=str(log),
+                fork=forked.header.fork,
+                seed=str(forked.header.seed),
+                seats=[s.bot for s in forked.header.seats],
+                events=forked.outcome.events,
+                result=result,
+            )
         )
         return
     typer.echo(
@@ -157,7 +161,7 @@ def step(
 
 def html(
     log: LogArg,
-    out: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write.")],
+    out: Annotated[Path, typer.Option("--out", help="The HTML file to write.")],
     seat: Annotated[
         list[int] | None,
         typer.Option(
@@ -173,7 +177,7 @@ def html(
     page = replay_page(registry(plugins_dir), log, seat or None).encode()
     write_atomically(out, page)
     if json:
-        emit_json({"log": str(log), "html": str(out), "bytes": len(page), "seats": seat})
+        emit_json(HtmlOutput(log=str(log), html=str(out), bytes=len(page), seats=seat))
     else:
         typer.echo(f"html: {out}")
 
@@ -181,7 +185,7 @@ def html(
 def chart(
     log: LogArg,
     out: Annotated[
-        Path, typer.Option("--out", "-o", help="The chart to write: PATH.svg, or PATH.png.")
+        Path, typer.Option("--out", help="The chart to write: PATH.svg, or PATH.png.")
     ],
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
@@ -203,14 +207,14 @@ def chart(
     write_atomically(out, payload)
     if json:
         emit_json(
-            {
-                "log": str(log),
-                "chart": str(out),
-                "ticks": data.ticks,
-                "cars": data.cars,
-                "positions": data.positions,
-                "series": data.series,
-            }
+            ChartOutput(
+                log=str(log),
+                chart=str(out),
+                ticks=list(data.ticks),
+                cars=list(data.cars),
+                positions=list(data.positions),
+                series=data.series,
+            )
         )
     else:
         typer.echo(f"chart: {out} ({len(data.ticks)} {data.axis} points, {len(data.cars)} cars)")

@@ -7,18 +7,28 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO
 
 import msgspec
 import typer
 from typer.core import TyperGroup
 
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
+from racedeck.cli.contract import GateOutput, MatchOutput, StandingsOutput
 from racedeck.core import interrupts
 from racedeck.core.errors import RacedeckError, UsageError
 from racedeck.tournament.executors import Executor
-from racedeck.tournament.gate import BETTER, NOT_BETTER, UNDECIDED, Sprt, run_gate
+from racedeck.tournament.gate import (
+    BETTER,
+    NOT_BETTER,
+    UNDECIDED,
+    GateResult,
+    Sprt,
+    gate_from_records,
+    run_gate,
+)
 from racedeck.tournament.page import write_page
 from racedeck.tournament.plan import (
     default_db_path,
@@ -27,13 +37,21 @@ from racedeck.tournament.plan import (
     resume_spec,
     with_log_dir,
 )
-from racedeck.tournament.progress import ProgressBar
+from racedeck.tournament.progress import (
+    DEFAULT_REPORT_EVERY,
+    Progress,
+    ProgressBar,
+    ProgressLines,
+    ReportEvery,
+    parse_report_every,
+)
 from racedeck.tournament.record import MatchRecord
 from racedeck.tournament.report import standings_json, standings_table
 from racedeck.tournament.run import play
 from racedeck.tournament.spec import TournamentSpec
-from racedeck.tournament.standings import compute_standings
+from racedeck.tournament.standings import Standings, compute_standings
 from racedeck.tournament.store import Store
+from racedeck.tournament.worker import VersionMismatch, loaded_versions, version_problem
 
 
 class _TournamentGroup(TyperGroup):
@@ -93,47 +111,78 @@ RayAddress = Annotated[
 ]
 
 
-def _match_line(record: MatchRecord) -> dict[str, Any]:
-    line: dict[str, Any] = {"kind": "match"}
-    line.update(msgspec.to_builtins(record))
-    return line
+def _match_line(record: MatchRecord) -> MatchOutput:
+    fields = msgspec.structs.asdict(record)
+    fields["seed"] = str(record.seed)
+    return msgspec.convert(fields, MatchOutput)
 
 
-def _play_store(store: Store, executor: Executor, json: bool) -> None:
+ReportEveryOption = Annotated[
+    str | None,
+    typer.Option(
+        "--report-every",
+        metavar="N|Ts",
+        help="Off a terminal, a progress line on stderr every N matches or T seconds"
+        " (30s); default 10s.",
+    ),
+]
+
+
+def _progress(store: Store, report_every: str | None) -> Progress | None:
+    """Return the bar on a terminal, plain lines elsewhere: stderr, beside --json's stdout."""
+    every = parse_report_every(report_every) if report_every is not None else None
     done = store.count()
-    bar = None
-    if sys.stderr.isatty() and not json:
-        bar = ProgressBar(store.spec.matches, done, sys.stderr)
+    if sys.stderr.isatty() and every is None:
+        return ProgressBar(store.spec.matches, done, sys.stderr)
+    return ProgressLines(store.spec.matches, done, sys.stderr, every or DEFAULT_REPORT_EVERY)
+
+
+def _play_store(
+    store: Store, executor: Executor, json: bool, report_every: str | None = None
+) -> None:
+    before = store.count()
+    progress = _progress(store, report_every)
 
     def on_record(record: MatchRecord) -> None:
         if json:
             emit_json(_match_line(record))
-        if bar is not None:
-            bar.advance()
+        if progress is not None:
+            progress.record(record)
 
     try:
         with interrupts.sigterm_interrupts():
             play(store, executor, on_record)
     except KeyboardInterrupt:
+        if progress is not None:
+            progress.close()
+            progress = None
+        saved = store.count()
+        finished = saved - before
         raise Interrupted(
-            f"interrupted; every finished match is saved, resume with:"
+            f"interrupted; {finished} {'match' if finished == 1 else 'matches'} finished in"
+            f" this run and {'is' if finished == 1 else 'are'} saved"
+            f" ({saved} of {store.spec.matches} in all), resume with:"
             f" racedeck tournament resume {store.path}"
         ) from None
     finally:
-        if bar is not None:
-            bar.close()
+        if progress is not None:
+            progress.close()
     _print_standings(store, json)
 
 
 def _print_standings(store: Store, json: bool) -> None:
     standings = compute_standings(store.spec, store.records())
     if json:
-        line = standings_json(standings)
-        line["db"] = str(store.path)
-        emit_json(line)
+        emit_json(_standings_output(standings, store.path, None))
     else:
         typer.echo(standings_table(standings))
         typer.echo(f"\ndatabase: {store.path}")
+
+
+def _standings_output(standings: Standings, db: Path, html: Path | None) -> StandingsOutput:
+    fields = standings_json(standings)
+    fields.update(db=str(db), html=str(html) if html else None)
+    return msgspec.convert(fields, StandingsOutput)
 
 
 @tournament_app.command(_RUN, hidden=True)
@@ -176,10 +225,13 @@ def run_command(
         str, typer.Option(help="What a bot's crash or illegal action costs: forfeit or substitute.")
     ] = "forfeit",
     time_limit: TimeLimit = None,
+    report_every: ReportEveryOption = None,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Run a tournament and print the standings; one JSON line a match with --json."""
+    if report_every is not None:
+        parse_report_every(report_every)
     reg = registry(plugins_dir)
     spec = plan_tournament(
         reg,
@@ -205,7 +257,7 @@ def run_command(
         running.close()
         raise
     with store, running:
-        _play_store(store, running, json)
+        _play_store(store, running, json, report_every)
 
 
 def _open_or_create(path: Path, spec: TournamentSpec, json: bool) -> Store:
@@ -232,6 +284,7 @@ def resume_command(
     workers: Workers = None,
     executor: ExecutorKind = "local",
     ray_address: RayAddress = None,
+    report_every: ReportEveryOption = None,
     json: JsonFlag = False,
     plugins_dir: Annotated[
         Path | None,
@@ -242,10 +295,21 @@ def resume_command(
     ] = None,
 ) -> None:
     """Play the matches a stopped tournament is missing, then print the standings."""
+    if report_every is not None:
+        parse_report_every(report_every)
     with Store.open(db) as store:
-        store.spec = resume_spec(store.spec, db, plugins_dir)
-        with make_executor(executor, workers, ray_address, store.spec.plugins_dir) as running:
-            _play_store(store, running, json)
+        # Nothing of the database's plugins folder runs before the user named that folder.
+        spec = resume_spec(store.spec, db, plugins_dir)
+        # Said here, in one line, before any worker starts and finds the same.
+        problem = version_problem(spec, loaded_versions(spec))
+        if problem is not None:
+            raise VersionMismatch(f"cannot resume {db}: {problem}")
+    with (
+        Store.open(db) as store,
+        make_executor(executor, workers, ray_address, spec.plugins_dir) as running,
+    ):
+        store.spec = spec
+        _play_store(store, running, json, report_every)
 
 
 @tournament_app.command("report")
@@ -262,10 +326,7 @@ def report_command(
     if html is not None:
         write_page(standings, html)
     if json:
-        line = standings_json(standings)
-        line["db"] = str(db)
-        line["html"] = str(html) if html else None
-        emit_json(line)
+        emit_json(_standings_output(standings, db, html))
         return
     typer.echo(standings_table(standings))
     if html is not None:
@@ -273,11 +334,20 @@ def report_command(
 
 
 def gate_command(
-    game: Annotated[str, typer.Argument(help="The game, as `racedeck games` names it.")],
+    game: Annotated[
+        str | None,
+        typer.Argument(help="The game, as `racedeck games` names it (not with --db)."),
+    ] = None,
     candidate: Annotated[
-        str, typer.Option("--candidate", "-a", help="The bot that should be better.")
-    ],
-    baseline: Annotated[str, typer.Option("--baseline", "-b", help="The bot to beat.")],
+        str, typer.Option("--candidate", help="The bot that should be better.")
+    ] = "",
+    baseline: Annotated[str, typer.Option("--baseline", help="The bot to beat.")] = "",
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            "--db", help="Judge this tournament's recorded matches instead of playing a gate."
+        ),
+    ] = None,
     field: Annotated[
         str | None,
         typer.Option("--field", help="The bot in every other seat (default: the baseline)."),
@@ -304,16 +374,29 @@ def gate_command(
     workers: Workers = None,
     executor: ExecutorKind = "local",
     ray_address: RayAddress = None,
+    report_every: ReportEveryOption = None,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Is CANDIDATE better than BASELINE? Exit 0 if so, 1 if not, 2 if undecided at the limit."""
+    every = parse_report_every(report_every) if report_every is not None else DEFAULT_REPORT_EVERY
+    if not candidate or not baseline:
+        raise UsageError("gate needs --candidate BOT and --baseline BOT")
     if candidate == baseline:
         raise UsageError("--candidate and --baseline must be different bots")
     try:
         sprt = Sprt(alpha=alpha, beta=beta, p1=0.5 + margin)
     except ValueError as exc:
         raise UsageError(f"gate: {exc}") from None
+    if db is not None:
+        if game is not None:
+            raise UsageError("with --db the game is the tournament's; drop GAME")
+        with Store.open(db) as store:
+            result = gate_from_records(store.spec, store.records(), candidate, baseline, sprt)
+        _print_verdict(result, json)
+        raise typer.Exit(GATE_EXIT_CODES[result.decision])
+    if game is None:
+        raise UsageError("gate needs GAME, or --db DB to judge a tournament that already ran")
     reg = registry(plugins_dir)
     game_type = reg.game(game)
     spec = plan_tournament(
@@ -335,15 +418,30 @@ def gate_command(
         make_executor(executor, workers, ray_address, spec.plugins_dir) as running,
     ):
         result = run_gate(
-            spec, running, sprt, (lambda r: emit_json(_match_line(r))) if json else None
+            spec,
+            running,
+            sprt,
+            (lambda r: emit_json(_match_line(r))) if json else None,
+            GateProgress(sys.stderr, every, spec.matches),
         )
-    if json:
-        emit_json(
+    _print_verdict(result, json)
+    raise typer.Exit(GATE_EXIT_CODES[result.decision])
+
+
+def _print_verdict(result: GateResult, json: bool) -> None:
+    sprt = result.sprt
+    if not json:
+        typer.echo(result.verdict())
+        return
+    # The verdict line stays readable in a CI log; stdout keeps its JSON.
+    typer.echo(result.verdict(), err=True)
+    emit_json(
+        msgspec.convert(
             {
-                "kind": "gate",
                 "decision": result.decision,
-                "candidate": candidate,
-                "baseline": baseline,
+                "candidate": result.candidate,
+                "baseline": result.baseline,
+                "counted": result.unit,
                 "matches": result.matches,
                 "deals": result.deals,
                 "wins": sprt.wins,
@@ -352,12 +450,38 @@ def gate_command(
                 "errors": result.errors,
                 "llr": sprt.llr,
                 "bounds": [sprt.lower, sprt.upper],
+                **result.figures_json(),
                 "verdict": result.verdict(),
-            }
+            },
+            GateOutput,
         )
-    else:
-        typer.echo(result.verdict())
-    raise typer.Exit(GATE_EXIT_CODES[result.decision])
+    )
+
+
+class GateProgress:
+    """Tells the gate's running test on stderr every so many matches or seconds."""
+
+    def __init__(self, stream: TextIO, every: ReportEvery, limit: int) -> None:
+        self._stream = stream
+        self._every = every
+        self._limit = limit
+        self._last_time = time.monotonic()
+        self._last_matches = 0
+
+    def __call__(self, matches: int, sprt: Sprt) -> None:
+        """Hear one more deal; write a line when one is due."""
+        now = time.monotonic()
+        every = self._every
+        if (every.matches is not None and matches - self._last_matches >= every.matches) or (
+            every.seconds is not None and now - self._last_time >= every.seconds
+        ):
+            self._last_time, self._last_matches = now, matches
+            self._stream.write(
+                f"gate: {matches}/{self._limit} matches, deals won {sprt.wins} lost"
+                f" {sprt.losses} split {sprt.draws}; LLR {sprt.llr:.2f} in"
+                f" [{sprt.lower:.2f}, {sprt.upper:.2f}]\n"
+            )
+            self._stream.flush()
 
 
 def register(app: typer.Typer) -> None:

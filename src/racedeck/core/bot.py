@@ -266,4 +266,15 @@ class BotSpec:
             "games": list(self.games) if self.games is not None else None,
             "description": self.description,
             "reproducible": self.reproducible,
+            "parameters": [
+                {
+                    "name": p.name,
+                    "type": p.type.__name__,
+                    "default": p.default,
+                    "optional": p.optional,
+                    "choices": list(p.choices) if p.choices is not None else None,
+                    "description": p.doc,
+                }
+                for p in self.declared()
+            ],
         }

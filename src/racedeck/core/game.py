@@ -23,6 +23,7 @@ import msgspec
 
 from racedeck.core.errors import OptionError
 from racedeck.core.model import Action, Event, Observation, Options, Result, Step
+from racedeck.core.names import spell
 from racedeck.core.rng import Rng
 
 if TYPE_CHECKING:
@@ -105,6 +106,14 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
     @abc.abstractmethod
     def render(self, state: StateT, viewer: int | None = None) -> str:
         """Return the state as readable text; with a ``viewer`` seat, hide what it cannot see."""
+
+    def describe(self, value: Action | Event | int) -> str:
+        """Return an action, an event or a card (an int) as words a player reads.
+
+        The default spells the kind and the fields, with card ids as numbers; a game names
+        its cards by their faces (``racedeck.core.names.spell`` does the rest).
+        """
+        return spell(value)
 
     def state_from_observation(self, observation: ObservationT, options: OptionsT) -> StateT | None:
         """Return some state that gives exactly ``observation``, unseen parts as placeholders.

@@ -100,6 +100,8 @@ def watched(
     bots = [spec.factory() for spec in seats]
     rngs = [bot_stream(seed, seat) for seat in range(players)]
     for seat, bot in enumerate(bots):
+        # A search bot needs the rules to think about the prefix as it would have played it.
+        bot.bind_game(game)
         bot.start_match(game.name, seat, players, options)
     state = game.initial_state(options, players)
     pending: dict[int, Action] = {}

@@ -51,8 +51,9 @@ def lap_chart(registry: Registry, path: str | Path) -> LapChart:
             picture = picture_for(registry, replay.game)
             header = replay.header
             chart = LapChart(
+                # Each seat's bot by its number, which the cars' labels carry.
                 title=f"{replay.game.title}, seed {header.seed}: "
-                + ", ".join(seat.bot for seat in header.seats),
+                + ", ".join(f"seat {n} {seat.bot}" for n, seat in enumerate(header.seats)),
                 axis=picture.axis,
                 cars=[],
             )

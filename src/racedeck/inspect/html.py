@@ -79,7 +79,8 @@ def match_data(
             initial = game.initial_state(replay.options, header.players)
             board = picture.board(initial)
             add_frame(initial)
-        payload = table.add(_json(event)) if omniscient else -1
+        # The event as the game words it: cards by their faces, not their ids.
+        payload = table.add(game.describe(event)) if omniscient else -1
         events.append([seq, event.__struct_config__.tag, payload])
         add_frame(state)
     if replay is None:

@@ -229,6 +229,7 @@ function nextOfKind(kind) {
 
 function build() {
   document.title = D.title + " - " + D.log;
+  $("bots").textContent = D.seats.map((bot, seat) => "seat " + seat + ": " + bot).join(", ");
   $("slider").max = LAST;
   $("view").innerHTML = D.views.map((name, v) => '<option value="' + v + '">' + esc(name) + '</option>').join("");
   const kinds = [...new Set(D.events.map((e) => e[1]))];
@@ -279,7 +280,7 @@ PAGE = (
     + """</style>
 </head>
 <body>
-<header><h1>%%TITLE%%</h1><p id="result"></p></header>
+<header><h1>%%TITLE%%</h1><p id="bots"></p><p id="result"></p></header>
 <div id="controls">
   <button id="first" title="Home">|&#x25c0;</button>
   <button id="prev" title="Left arrow">&#x25c0;</button>

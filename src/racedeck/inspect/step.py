@@ -99,7 +99,7 @@ class Viewer:
             top = f"event {seq} of {len(t.events) - 1}: {t.kind(seq)}; view: {who}"
         state = t.state(self.frame)
         if self.seat is None:
-            event = "" if seq < 0 else msgspec.json.encode(t.events[seq]).decode()
+            event = "" if seq < 0 else t.game.describe(t.events[seq])
             body = t.game.render(state, None)
         else:
             # A seat's view shows the event by kind only: its contents may be hidden from it.

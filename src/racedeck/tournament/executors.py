@@ -1,12 +1,16 @@
 """Executors: where batches of matches run. Local processes by default, Ray on demand.
 
-An executor takes an iterator of batches (lists of match indices) and yields each batch's
-played matches as it finishes, in whatever order the workers finish them. Results never
+An executor takes an iterator of batches (lists of match indices) and yields played
+matches as they finish, in whatever order the workers finish them: a local pool's workers
+send each match back the moment it ends, so a batch only saves shipping, it never holds
+a finished match back. Results never
 depend on that order: records carry their index, and everything computed from them is
 computed in index order. Only a bounded number of batches is in flight at once, so memory
 stays flat however long the schedule is; closing the iterator early (the gate does)
 cancels the rest. Given a ``tick``, an executor also yields an empty list whenever that
 many seconds pass with nothing finished, so that its caller can commit what it holds.
+``stop`` (on Ctrl-C) ends the workers at once and returns the matches that had finished
+but were not handed back yet.
 
 The Ray executor is in ``racedeck.tournament.ray_executor``.
 """
@@ -20,13 +24,14 @@ import signal
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from racedeck.core import proctree
 from racedeck.tournament.record import PlayedMatch
 from racedeck.tournament.spec import TournamentSpec
-from racedeck.tournament.worker import died_record, run_batch
+from racedeck.tournament.worker import attach_stream, died_record, run_batch, stream_batch
 
 Batch = list[int]
 
@@ -58,11 +63,20 @@ class Executor(abc.ABC):
     def close(self) -> None:  # noqa: B027 - most executors have nothing to release
         """Release the workers."""
 
+    def stop(self) -> list[PlayedMatch]:
+        """End the workers now (Ctrl-C); return matches finished but not yet handed back."""
+        self.close()
+        return []
+
     def __enter__(self) -> Executor:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        # After Ctrl-C nothing waits for the matches still being played.
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            self.stop()
+        else:
+            self.close()
 
 
 class InlineExecutor(Executor):
@@ -93,44 +107,36 @@ class LocalExecutor(Executor):
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._pool = self._start()
+        self._context = multiprocessing.get_context("spawn")
+        self._pool, self._stream = self._start()
+        self._stopped = False
 
-    def _start(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
+    def _start(self) -> tuple[ProcessPoolExecutor, MatchStream]:
+        stream = MatchStream(self._context)
+        pool = ProcessPoolExecutor(
             max_workers=self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_ignore_interrupts,
+            mp_context=self._context,
+            initializer=_start_worker,
+            initargs=stream.worker_end(),
         )
+        return pool, stream
 
     def _restart(self) -> None:
-        # A broken pool: its manager thread stops what is left of it.
         self._pool.shutdown(wait=False, cancel_futures=True)
-        self._pool = self._start()
-
-    def _stop(self, grace: float) -> None:
-        """Stop the pool: wait ``grace`` seconds for each worker to exit, then kill it.
-
-        A worker may never exit on its own (a bot left a thread running in it), so the
-        pool is not joined blindly; nor is one left behind when the run is interrupted.
-        """
-        # The pool keeps its processes in a private mapping; it is read to reap them all.
-        processes = list(getattr(self._pool, "_processes", {}).values())
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        deadline = time.monotonic() + grace
-        for process in processes:
-            process.join(max(0.0, deadline - time.monotonic()))
-            if process.is_alive():
-                process.kill()
-                process.join(5)
-        self._pool.shutdown(wait=True)  # its manager thread, once every worker is gone
+        # A worker ended by the broken pool may have left half a message: start afresh.
+        self._stream.close()
+        self._pool, self._stream = self._start()
 
     def run(
         self, spec: TournamentSpec, batches: Iterable[Batch], tick: float | None = None
     ) -> Iterator[list[PlayedMatch]]:
-        """Yield the played matches of each batch as a worker finishes it."""
+        """Yield played matches as workers finish them, each one the moment it ends."""
         source = iter(batches)
-        pending: dict[Future[list[PlayedMatch]], Batch] = {}
+        pending: dict[Future[int], Batch] = {}
+        received: set[int] = set()
+        """Indices of batches in flight that have already been handed back."""
         suspects: deque[int] = deque()
+        wait = tick if tick is not None else IDLE_POLL
         try:
             while True:
                 if suspects:
@@ -140,26 +146,35 @@ class LocalExecutor(Executor):
                     batch = next(source, [])
                     if not batch:
                         break
-                    pending[self._pool.submit(run_batch, spec, batch)] = batch
+                    pending[self._pool.submit(stream_batch, spec, batch)] = batch
                 if not pending:
                     return
-                done, _ = wait(pending, timeout=tick, return_when=FIRST_COMPLETED)
-                if not done:
-                    yield []
-                    continue
-                broken = False
+                self._stream.wait(wait)
+                # Futures first: a batch that is done has sent every match before returning.
+                done = [future for future in pending if future.done()]
+                broken = any(isinstance(f.exception(), BrokenProcessPool) for f in done)
+                if not broken:
+                    played = self._stream.drain()
+                    received.update(match.record.index for match in played)
+                    if played or (tick is not None and not done):
+                        yield played
+                lost: list[int] = []
                 for future in done:
                     batch = pending.pop(future)
-                    if isinstance(future.exception(), BrokenProcessPool):
-                        broken = True
-                        suspects.extend(batch)
+                    if broken:
+                        # Its matches may still sit in the broken pool's pipe.
+                        lost.extend(batch)
                     else:
-                        yield future.result()
+                        future.result()  # a worker's own error (a version mismatch) stops the run
+                        received.difference_update(batch)
                 if broken:
+                    # What the broken pool's batches had not handed back is played again,
+                    # one match at a time, to find the match that takes its worker down.
                     for batch in pending.values():
-                        suspects.extend(batch)
+                        lost.extend(batch)
+                    suspects = deque(sorted(set(lost) - received))
                     pending.clear()
-                    suspects = deque(sorted(suspects))
+                    received.clear()
                     self._restart()
         finally:
             for future in pending:
@@ -177,13 +192,85 @@ class LocalExecutor(Executor):
             self._restart()
             return [PlayedMatch(died_record(spec, index))]
 
+    def stop(self) -> list[PlayedMatch]:
+        """Take what finished from the stream, then end the worker processes at once."""
+        if self._stopped:
+            return []
+        played = self._stream.drain()
+        # The processes are the pool's; ending them is the only way not to wait for the
+        # matches they are in the middle of (``terminate_workers`` only came in 3.14).
+        workers = list((getattr(self._pool, "_processes", None) or {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()
+        for process in workers:
+            process.join(timeout=2)
+        self._stopped = True
+        self._stream.close()
+        return played
+
     def close(self) -> None:
-        """Stop the worker processes (idle by now: the run is over)."""
-        self._stop(grace=WORKER_EXIT_GRACE)
+        """Stop the worker processes (idle by now: the run is over).
+
+        A worker may never exit on its own (a bot left a thread running in it): each gets
+        ``WORKER_EXIT_GRACE`` seconds, then it is killed.
+        """
+        if self._stopped:
+            return
+        # The pool keeps its processes in a private mapping; it is read to reap them all.
+        workers = list((getattr(self._pool, "_processes", None) or {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + WORKER_EXIT_GRACE
+        for process in workers:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(5)
+        self._pool.shutdown(wait=True)  # its manager thread, once every worker is gone
+        self._stopped = True
+        self._stream.close()
 
 
 WORKER_EXIT_GRACE = 5.0
 """Seconds a finished pool's workers get to exit before they are killed."""
+
+
+IDLE_POLL = 0.05
+"""Without a tick, how long the driver waits for a match before looking at its batches."""
+
+
+class MatchStream:
+    """A pipe a pool's workers send finished matches into, one message a match."""
+
+    def __init__(self, context: Any) -> None:
+        self._reader, self._writer = context.Pipe(duplex=False)
+        self._lock = context.Lock()
+
+    def worker_end(self) -> tuple[Any, Any]:
+        """Return what a worker needs to send: the writing end and the lock."""
+        return self._writer, self._lock
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for a match; True when one is there."""
+        return bool(self._reader.poll(timeout))
+
+    def drain(self) -> list[PlayedMatch]:
+        """Return every match waiting in the pipe."""
+        played: list[PlayedMatch] = []
+        while self._reader.poll(0):
+            played.append(self._reader.recv())
+        return played
+
+    def close(self) -> None:
+        """Close both ends in this process."""
+        self._reader.close()
+        self._writer.close()
+
+
+def _start_worker(writer: Any, lock: Any) -> None:
+    """Set up a worker process: matches go into the stream, Ctrl-C is the parent's."""
+    _ignore_interrupts()
+    attach_stream(writer, lock)
 
 
 def _ignore_interrupts() -> None:

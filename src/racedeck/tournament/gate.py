@@ -18,13 +18,15 @@ the verdict and the number of matches it took are the same with any executor.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from racedeck.core.errors import UsageError
 from racedeck.tournament.executors import Batch, Executor
 from racedeck.tournament.record import ERROR, MatchRecord
 from racedeck.tournament.schedule import Schedule
 from racedeck.tournament.spec import TournamentSpec
+from racedeck.tournament.stats import Tally, finite, wilson_interval
 
 BETTER = "better"
 NOT_BETTER = "not better"
@@ -101,6 +103,41 @@ class GateResult:
     errors: int
     sprt: Sprt
     limit: int
+    unit: str = "deals"
+    """What the test counted: ``deals`` (the gate's own pairs) or ``matches`` (a tournament's)."""
+
+    @property
+    def tally(self) -> Tally:
+        """The candidate's decisive and split games, as a tally."""
+        return Tally(self.sprt.wins, self.sprt.draws, self.sprt.losses)
+
+    def figures(self) -> str:
+        """Return the win rate, the Elo-style difference and the LOS, each with its interval."""
+        s = self.sprt
+        decisive = s.wins + s.losses
+        low, high = wilson_interval(s.wins, decisive)
+        tally = self.tally
+        elo_low, elo_high = tally.elo_interval()
+        rate = f"{100 * s.wins / decisive:.1f}%" if decisive else "-"
+        return (
+            f"win rate {rate} [{100 * low:.1f}%, {100 * high:.1f}%],"
+            f" Elo {_signed(tally.elo())} [{_signed(elo_low)}, {_signed(elo_high)}],"
+            f" LOS {100 * tally.los():.1f}%"
+        )
+
+    def figures_json(self) -> dict[str, object]:
+        """Return the same figures as JSON-ready data (``None`` where one is infinite)."""
+        s = self.sprt
+        decisive = s.wins + s.losses
+        tally = self.tally
+        elo_low, elo_high = tally.elo_interval()
+        return {
+            "win_rate": s.wins / decisive if decisive else None,
+            "win_rate_ci95": list(wilson_interval(s.wins, decisive)),
+            "elo": finite(tally.elo()),
+            "elo_ci95": [finite(elo_low), finite(elo_high)],
+            "los": tally.los(),
+        }
 
     def verdict(self) -> str:
         """Return the one-line verdict with its figures."""
@@ -111,15 +148,29 @@ class GateResult:
             head = f"{self.candidate} is better than {self.baseline}"
         elif self.decision == NOT_BETTER:
             head = f"{self.candidate} is not better than {self.baseline}"
+        elif self.unit == "matches":
+            head = "undecided over the recorded matches"
         else:
             head = f"undecided at the limit of {self.limit} matches"
         errors = f", {self.errors} unplayable matches" if self.errors else ""
+        counted = f"{self.matches} matches ({self.deals} deals)"
+        if self.unit == "matches":
+            counted = f"{self.matches} recorded matches in which both played"
         return (
-            f"gate: {head}: after {self.matches} matches ({self.deals} deals) "
-            f"{self.candidate} won {s.wins} of {decisive} decisive deals ({share}), "
-            f"{s.draws} split{errors}; LLR {s.llr:.2f} in bounds [{s.lower:.2f}, {s.upper:.2f}] "
+            f"gate: {head}: after {counted} "
+            f"{self.candidate} won {s.wins} of {decisive} decisive {self.unit} ({share}), "
+            f"{s.draws} split{errors}; {self.figures()}; "
+            f"LLR {s.llr:.2f} in bounds [{s.lower:.2f}, {s.upper:.2f}] "
             f"(alpha {s.alpha}, beta {s.beta}, p1 {s.p1:.2f})"
         )
+
+
+def _signed(value: float) -> str:
+    if math.isnan(value):
+        return "-"
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.0f}"
 
 
 def _batches(limit: int) -> Iterator[Batch]:
@@ -140,8 +191,12 @@ def run_gate(
     executor: Executor,
     sprt: Sprt,
     on_record: Callable[[MatchRecord], None] | None = None,
+    on_deal: Callable[[int, Sprt], None] | None = None,
 ) -> GateResult:
-    """Play deals in order until the SPRT decides or ``spec.matches`` is reached."""
+    """Play deals in order until the SPRT decides or ``spec.matches`` is reached.
+
+    ``on_deal`` hears the matches judged so far and the test after every deal.
+    """
     schedule = Schedule(spec)
     limit = spec.matches - spec.matches % 2
     waiting: dict[int, MatchRecord] = {}
@@ -163,6 +218,8 @@ def run_gate(
                     errors += sum(r.status == ERROR for r in pair)
                     continue
                 sprt.add(sum(candidate_points(schedule, r) for r in pair))
+                if on_deal is not None:
+                    on_deal(judged, sprt)
                 decision = sprt.decision
                 if decision != UNDECIDED:
                     break
@@ -181,4 +238,53 @@ def run_gate(
         errors=errors,
         sprt=sprt,
         limit=limit,
+    )
+
+
+def gate_from_records(
+    spec: TournamentSpec,
+    records: Iterable[MatchRecord],
+    candidate: str,
+    baseline: str,
+    sprt: Sprt,
+) -> GateResult:
+    """Judge a tournament that already ran, from its records.
+
+    Every counted match in which both bots sat is one game: the candidate's points averaged
+    over each pair of its and the baseline's seats (ahead 1, level 0.5, behind 0). The
+    decision is where the LLR ends after all of them (no stopping early: the matches were
+    all played anyway).
+    """
+    for name, option in ((candidate, "--candidate"), (baseline, "--baseline")):
+        if name not in spec.bots:
+            raise UsageError(
+                f"{option} {name}: not in this tournament; its bots: {', '.join(spec.bots)}"
+            )
+    matches = errors = 0
+    for record in records:
+        if record.status == ERROR:
+            errors += 1
+            continue
+        mine = [seat for seat, bot in enumerate(record.seats) if bot == candidate]
+        theirs = [seat for seat, bot in enumerate(record.seats) if bot == baseline]
+        if not mine or not theirs:
+            continue
+        matches += 1
+        points = [
+            1.0 if record.ranks[a] < record.ranks[b] else 0.5 if record.ranks[a] == record.ranks[b]
+            else 0.0
+            for a in mine
+            for b in theirs
+        ]
+        sprt.add(2 * sum(points) / len(points))
+    return GateResult(
+        candidate=candidate,
+        baseline=baseline,
+        decision=sprt.decision,
+        matches=matches,
+        deals=0,
+        errors=errors,
+        sprt=sprt,
+        limit=spec.matches,
+        unit="matches",
     )

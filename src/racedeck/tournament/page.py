@@ -11,7 +11,13 @@ from pathlib import Path
 
 from racedeck.core.files import write_atomically
 from racedeck.inspect.page import policy
-from racedeck.tournament.report import bot_rows, headline, seat_rows
+from racedeck.tournament.report import (
+    bot_rows,
+    head_to_head_rows,
+    headline,
+    opponent_rows,
+    seat_rows,
+)
 from racedeck.tournament.standings import Standings
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
@@ -133,6 +139,20 @@ def _failures(standings: Standings) -> str:
     return f"<h2>Failures (first ones)</h2><ul>{items}</ul>"
 
 
+def _pairings(standings: Standings) -> str:
+    out = ""
+    if standings.spec.format == "gauntlet":
+        candidate = html.escape(standings.spec.bots[0])
+        out += f"<h2>{candidate} against each opponent</h2>{_table(opponent_rows(standings))}"
+    if standings.head_to_head:
+        out += (
+            "<h2>Head to head</h2><p>A game per pair of seats in a match; the score, its"
+            " Elo-style difference and the likelihood of superiority are the first"
+            f" bot's (formulas: docs/tournaments.md).</p>{_table(head_to_head_rows(standings))}"
+        )
+    return out
+
+
 STYLE = (
     "body{font-family:sans-serif;margin:2em;max-width:60em}"
     "table{border-collapse:collapse}td,th{padding:.3em .8em;border-bottom:1px solid #ddd}"
@@ -154,6 +174,7 @@ def render_page(standings: Standings) -> str:
         f"<style>{STYLE}</style></head><body>"
         f"<h1>racedeck tournament</h1><p>{title}</p>"
         f"<h2>Standings</h2>{_table(bot_rows(standings))}"
+        f"{_pairings(standings)}"
         f"<h2>Results by seat</h2><p>Mean {html.escape(standings.unit)} of each bot from"
         f" each seat.</p>{_table(seat_rows(standings))}{_failures(standings)}"
         f"<h2>Rating over matches</h2>{rating_plot(standings)}"

@@ -1,5 +1,9 @@
 """The Ray executor: each batch of matches is a Ray task, on a local instance or a cluster.
 
+A task is a Ray generator: it hands back each match the moment it finishes, so the driver
+records it (and the progress line counts it) while the rest of the batch plays on. Batches
+still spread the cost of shipping a task over many matches.
+
 On a cluster three things matter that do not on one machine:
 
 - **Plugins travel.** A ``--plugins-dir`` is shipped to every node as the job's working
@@ -12,13 +16,14 @@ On a cluster three things matter that do not on one machine:
   which refuses to play (``racedeck.tournament.worker.check_versions``).
 - **Nodes die.** A batch lost with its node (the node died while playing it, or its
   finished result was still on that node) is submitted again and played elsewhere, so
-  a lost node costs time, never a match; nothing is recorded twice, since a batch's
-  matches are recorded only when its result arrives. A batch whose worker process died
-  (a bot that kills its process) is split into single matches, played apart; a match
-  whose worker dies twice is recorded as ``error``, as on local processes. Ray's own
-  retries are off, so that a bot that kills its worker is not played four times over.
+  a lost node costs time, never a match; nothing is recorded twice, since only the
+  matches of a batch that have not arrived yet are submitted again. A batch whose worker
+  process died (a bot that kills its process) is split into the single matches it had
+  not handed back yet, played apart; a match whose worker dies twice is recorded as
+  ``error``, as on local processes. Ray's own retries are off, so that a bot that kills
+  its worker is not played four times over.
 
-Batches come back encoded with msgpack, which the driver decodes faster than pickles: at
+Matches come back encoded with msgpack, which the driver decodes faster than pickles: at
 cluster rates the driver's time per record is what limits the run.
 """
 
@@ -40,8 +45,8 @@ from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.worker import (
     VersionMismatch,
     died_record,
+    iter_batch,
     loaded_versions,
-    run_batch,
     version_problem,
 )
 
@@ -64,19 +69,22 @@ CONNECT_TIMEOUT = 10.0
 """Seconds to reach a cluster's address before Ray is asked to join it (Ray waits forever)."""
 
 _encoder = msgspec.msgpack.Encoder()
-_decoder = msgspec.msgpack.Decoder(list[PlayedMatch])
+_decoder = msgspec.msgpack.Decoder(PlayedMatch)
 
 
 def play_batch(
     spec: TournamentSpec, indices: Sequence[int], shipped: bool, isolate: bool = False
-) -> bytes:
-    """Play a batch on a Ray worker and return its matches encoded with msgpack.
+) -> Iterator[bytes]:
+    """Play a batch on a Ray worker, yielding each match encoded with msgpack as it finishes.
+
+    With ``isolate`` every bot plays in a process of its own (a match played again after
+    its worker died).
 
     With ``shipped``, the worker runs in its node's copy of the ``--plugins-dir`` and
-    loads the plugins from there; with ``isolate`` every bot plays in a process of its
-    own (a match played again after its worker died).
+    loads the plugins from there.
     """
-    return _encoder.encode(run_batch(_here(spec, shipped), indices, isolate))
+    for played in iter_batch(_here(spec, shipped), indices, isolate):
+        yield _encoder.encode(played)
 
 
 def node_versions(spec: TournamentSpec, shipped: bool) -> dict[str, str]:
@@ -135,7 +143,7 @@ class RayExecutor(Executor):
     def run(
         self, spec: TournamentSpec, batches: Iterable[Batch], tick: float | None = None
     ) -> Iterator[list[PlayedMatch]]:
-        """Yield the played matches of each batch as a Ray task finishes it."""
+        """Yield each played match as soon as its Ray task hands it back."""
         ray = self._ray
         shipped = self._ships(spec)
         self.check_nodes(spec)
@@ -153,43 +161,89 @@ class RayExecutor(Executor):
                         batch = next(source, [])
                         if not batch:
                             break
-                        work = _Task(batch)
+                        work = _Task(list(batch))
                     # A single match that crashed its worker is played again with every
                     # bot in a process of its own: the bot that crashes costs its seat.
                     isolate = work.crashes > 0 and len(work.batch) == 1
                     pending[task.remote(spec_ref, work.batch, shipped, isolate)] = work
                 if not pending:
                     return
-                refs = list(pending)
-                done, _ = ray.wait(refs, num_returns=len(refs), timeout=0)
-                if not done:
-                    done, _ = ray.wait(refs, num_returns=1, timeout=tick)
-                    if not done:
+                streams = list(pending)
+                ready, _ = ray.wait(streams, num_returns=len(streams), timeout=0)
+                if not ready:
+                    ready, _ = ray.wait(streams, num_returns=1, timeout=tick)
+                    if not ready:
                         yield []
                         continue
-                for ref in done:
-                    played = self._get(spec, ref, pending.pop(ref), again)
+                for stream in ready:
+                    work = pending[stream]
+                    played, failed, finished = self._take(spec, stream, work, again)
+                    if failed:  # what is left of the task is in ``again``, or recorded
+                        ray.cancel(stream)
+                    if failed or finished:
+                        del pending[stream]
                     if played:
                         yield played
         finally:
-            for ref in pending:
-                ray.cancel(ref)
+            for stream in pending:
+                ray.cancel(stream)
+
+    def _take(
+        self, spec: TournamentSpec, stream: Any, work: _Task, again: deque[_Task]
+    ) -> tuple[list[PlayedMatch], bool, bool]:
+        """Take every match a task has handed back so far: (matches, failed, finished).
+
+        The matches already there are fetched together, which costs the driver less than
+        one at a time when a task hands back quick matches faster than it looks.
+        """
+        refs = []
+        finished = False
+        while True:
+            try:
+                refs.append(next(stream))
+            except StopIteration:
+                finished = True
+                break
+            if not stream.next_ready():
+                break
+        try:
+            blobs = self._ray.get(refs)
+        except self._ray.exceptions.RayError:
+            blobs = None  # one of them failed: take them one by one to find which
+        if blobs is not None:
+            played = [_decoder.decode(blob) for blob in blobs]
+            for match in played:
+                work.batch.remove(match.record.index)
+            return played, False, finished
+        played = []
+        for ref in refs:
+            got, failed = self._get(spec, ref, work, again)
+            if failed:
+                return played + got, True, True
+            work.batch.remove(got[0].record.index)
+            played.extend(got)
+        return played, False, finished
 
     def _get(
         self, spec: TournamentSpec, ref: Any, work: _Task, again: deque[_Task]
-    ) -> list[PlayedMatch]:
-        """Return a finished task's matches, or put its work back to be played again."""
+    ) -> tuple[list[PlayedMatch], bool]:
+        """Return the next match a task handed back, and whether the task failed instead.
+
+        A failed task's matches not yet handed back (``work.batch``) are put in ``again``
+        to be played once more; a single match whose worker died too often is returned
+        recorded so.
+        """
         exceptions = self._ray.exceptions
         try:
-            return _decoder.decode(self._ray.get(ref))
+            played: PlayedMatch = _decoder.decode(self._ray.get(ref))
         except exceptions.WorkerCrashedError:
             if len(work.batch) > 1:
                 again.extend(_Task([index]) for index in work.batch)
             elif work.crashes + 1 >= CRASHES:
-                return [PlayedMatch(died_record(spec, work.batch[0]))]
+                return [PlayedMatch(died_record(spec, work.batch[0]))], True
             else:
                 again.append(_Task(work.batch, work.crashes + 1, work.losses))
-            return []
+            return [], True
         except exceptions.RayTaskError as exc:
             cause = exc.cause
             if isinstance(cause, RacedeckError):
@@ -205,7 +259,8 @@ class RayExecutor(Executor):
                     " every finished match is saved, resume the tournament to play the rest"
                 ) from None
             again.append(_Task(work.batch, work.crashes, work.losses + 1))
-            return []
+            return [], True
+        return [played], False
 
     def check_nodes(self, spec: TournamentSpec) -> None:
         """Check that every node with CPUs loads the spec's game and bots at their versions.
@@ -289,9 +344,12 @@ def _check_reachable(address: str) -> None:
 
 
 class _Task(msgspec.Struct):
-    """A batch on its way through Ray, with how often its worker died or its node was lost."""
+    """A batch on its way through Ray, with how often its worker died or its node was lost.
 
-    batch: Batch
+    ``batch`` holds the matches not handed back yet: each is taken off as it arrives.
+    """
+
+    batch: list[int]
     crashes: int = 0
     losses: int = 0
 

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from racedeck.tournament.standings import BotFigures, Standings
+from racedeck.tournament.stats import Tally, finite
 
 
 def _ci(figures: BotFigures) -> str:
@@ -30,17 +31,19 @@ def headline(standings: Standings) -> str:
 def bot_rows(standings: Standings) -> list[list[str]]:
     """Return the standings as rows of cells, the header first."""
     unit = standings.unit
-    header = ["bot", "matches", "wins", "win%", f"mean {unit} (95% CI)", "place"]
+    header = ["bot", "matches", "seats", "1st", "1st%", f"mean {unit} (95% CI)", "mean place"]
     rows = [[*header, "mu", "sigma", "ordinal"]]
     for f in standings.bots:
+        seats = f.seats_played
         rows.append(
             [
                 f.name,
                 str(f.matches),
+                str(seats),
                 str(f.wins),
-                f"{100 * f.wins / f.matches:.1f}" if f.matches else "-",
-                _ci(f) if f.matches else "-",
-                f"{f.place.mean:.2f}" if f.matches else "-",
+                f"{100 * f.wins / seats:.1f}" if seats else "-",
+                _ci(f) if seats else "-",
+                f"{f.place.mean:.2f}" if seats else "-",
                 f"{f.mu:.2f}",
                 f"{f.sigma:.2f}",
                 f"{f.ordinal:.2f}",
@@ -71,10 +74,71 @@ def seat_rows(standings: Standings) -> list[list[str]]:
     return rows
 
 
+def _pair_cells(tally: Tally) -> list[str]:
+    low, high = tally.score_interval()
+    elo_low, elo_high = tally.elo_interval()
+    return [
+        str(tally.games),
+        f"{tally.wins}-{tally.draws}-{tally.losses}",
+        f"{100 * tally.score:.1f} [{100 * low:.1f}, {100 * high:.1f}]",
+        f"{_elo(tally.elo())} [{_elo(elo_low)}, {_elo(elo_high)}]",
+        f"{100 * tally.los():.1f}",
+    ]
+
+
+def _elo(value: float) -> str:
+    if math.isnan(value):
+        return "-"
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.0f}"
+
+
+PAIR_HEADER = ["games", "W-D-L", "score% (95% CI)", "Elo (95% CI)", "LOS%"]
+"""The columns of a pairing: games, wins-draws-losses, score, Elo-style difference, LOS."""
+
+
+def head_to_head_rows(standings: Standings) -> list[list[str]]:
+    """Return each pair of bots that met as rows of cells, the header first."""
+    rows = [["bot", "vs", *PAIR_HEADER]]
+    for (a, b), tally in sorted(standings.head_to_head.items()):
+        rows.append([a, b, *_pair_cells(tally)])
+    return rows
+
+
+def opponent_rows(standings: Standings) -> list[list[str]]:
+    """Return the gauntlet's candidate against each opponent, the header first."""
+    candidate = standings.spec.bots[0]
+    rows = [["opponent", *PAIR_HEADER]]
+    for opponent in dict.fromkeys(standings.spec.bots[1:]):
+        tally = standings.pairing(candidate, opponent)
+        if tally.games:
+            rows.append([opponent, *_pair_cells(tally)])
+    return rows
+
+
 def standings_table(standings: Standings) -> str:
-    """Return the standings and the results by seat as aligned text."""
+    """Return the standings, the pairings and the results by seat as aligned text."""
     unit = standings.unit
-    lines = [headline(standings), "", *_align(bot_rows(standings)), ""]
+    lines = [headline(standings), "", *_align(bot_rows(standings))]
+    lines.append(
+        "(matches: matches played; seats: seats taken, a match with two copies counting"
+        " twice; 1st: seats that finished first, ties included)"
+    )
+    if standings.spec.format == "gauntlet":
+        candidate = standings.spec.bots[0]
+        if not standings.ranked:
+            lines.append(
+                "gauntlet: the opponents met only the candidate, so they are listed, not ranked"
+            )
+        lines.append("")
+        lines.append(f"{candidate} against each opponent (a game per pair of seats):")
+        lines.extend(_align(opponent_rows(standings)))
+    if standings.head_to_head:
+        lines.append("")
+        lines.append("head to head (a game per pair of seats; score% is the first bot's):")
+        lines.extend(_align(head_to_head_rows(standings), left=2))
+    lines.append("")
     lines.append(f"by seat (mean {unit} of each bot from each seat):")
     lines.extend(_align(seat_rows(standings)))
     if standings.failures:
@@ -84,12 +148,12 @@ def standings_table(standings: Standings) -> str:
     return "\n".join(lines)
 
 
-def _align(rows: list[list[str]]) -> list[str]:
+def _align(rows: list[list[str]], left: int = 1) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     out = []
     for row in rows:
-        cells = [row[0].ljust(widths[0])] + [
-            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        cells = [c.ljust(w) for c, w in zip(row[:left], widths[:left], strict=True)] + [
+            c.rjust(w) for c, w in zip(row[left:], widths[left:], strict=True)
         ]
         out.append("  ".join(cells).rstrip())
     return out
@@ -98,10 +162,9 @@ def _align(rows: list[list[str]]) -> list[str]:
 def standings_json(standings: Standings) -> dict[str, Any]:
     """Return the standings as JSON-ready data."""
     return {
-        "kind": "standings",
         "game": standings.spec.game,
         "format": standings.spec.format,
-        "seed": standings.spec.seed,
+        "seed": str(standings.spec.seed),
         "scheduled": standings.spec.matches,
         "recorded": standings.recorded,
         "complete": standings.complete,
@@ -112,6 +175,7 @@ def standings_json(standings: Standings) -> dict[str, Any]:
             {
                 "bot": f.name,
                 "matches": f.matches,
+                "seats": f.seats_played,
                 "wins": f.wins,
                 "forfeits": f.forfeits,
                 "mean_score": f.score.mean,
@@ -135,4 +199,26 @@ def standings_json(standings: Standings) -> dict[str, Any]:
             str(seat): {"matches": s.score.count, "wins": s.wins, "mean_score": s.score.mean}
             for seat, s in sorted(standings.seats.items())
         },
+        "ranked": standings.ranked,
+        "head_to_head": [
+            {"bot": a, "opponent": b, **pairing_json(tally)}
+            for (a, b), tally in sorted(standings.head_to_head.items())
+        ],
+    }
+
+
+def pairing_json(tally: Tally) -> dict[str, Any]:
+    """Return a pairing's figures as JSON-ready data (``None`` where a figure is infinite)."""
+    low, high = tally.score_interval()
+    elo_low, elo_high = tally.elo_interval()
+    return {
+        "games": tally.games,
+        "wins": tally.wins,
+        "draws": tally.draws,
+        "losses": tally.losses,
+        "score": finite(tally.score),
+        "score_ci95": [low, high],
+        "elo": finite(tally.elo()),
+        "elo_ci95": [finite(elo_low), finite(elo_high)],
+        "los": tally.los(),
     }

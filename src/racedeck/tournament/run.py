@@ -118,16 +118,24 @@ def play(
 ) -> int:
     """Play every match of the store's tournament that has no record yet; return how many.
 
-    Whatever stops the run (Ctrl-C included), the matches finished by then are committed;
-    after a ``kill -9`` the uncommitted ones (a tenth of a second's worth) are simply
-    missing, and ``resume`` plays them again.
+    Whatever stops the run (Ctrl-C included), the matches finished by then are committed:
+    on Ctrl-C the workers are ended at once and what they had finished but not yet handed
+    back is recorded too. After a ``kill -9`` the uncommitted ones (a tenth of a second's
+    worth) are simply missing, and ``resume`` plays them again.
     """
     ranges = list(store.missing())
     recorder = Recorder(store, on_record)
     work = batches(ranges, executor.workers, executor.max_batch)
+    results = executor.run(store.spec, work, tick=COMMIT_INTERVAL / 2)
     try:
-        for played in executor.run(store.spec, work, tick=COMMIT_INTERVAL / 2):
+        for played in results:
             recorder.add(played)
+    except KeyboardInterrupt:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
+        recorder.add(executor.stop())
+        raise
     finally:
         recorder.close()
     return recorder.recorded

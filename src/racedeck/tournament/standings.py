@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from racedeck.tournament.ratings import Ratings
 from racedeck.tournament.record import ERROR, FORFEIT, MatchRecord
 from racedeck.tournament.spec import TournamentSpec
-from racedeck.tournament.stats import Running
+from racedeck.tournament.stats import Running, Tally
 
 HISTORY_POINTS = 100
 """How many samples of the rating history the report keeps, whatever the length."""
@@ -35,9 +35,11 @@ class BotFigures:
     mu: float = 0.0
     sigma: float = 0.0
     ordinal: float = 0.0
+    matches: int = 0
+    """Counted matches this bot played in, each once however many seats it had."""
 
     @property
-    def matches(self) -> int:
+    def seats_played(self) -> int:
         """Seats this bot played in counted matches (a match with two copies counts twice)."""
         return self.score.count
 
@@ -57,6 +59,23 @@ class Standings:
     """Samples of ``(matches so far, {bot: mu})`` for the rating plot."""
     failures: list[str] = field(default_factory=list)
     """A few readable lines about failed matches (the first ones, in index order)."""
+    head_to_head: dict[tuple[str, str], Tally] = field(default_factory=dict)
+    """Per pair of bots ``(a, b)`` with ``a < b``: how ``a`` did against ``b``, one game for
+    each pair of their seats in a match (ahead a win, level a draw, behind a loss)."""
+
+    def pairing(self, bot: str, opponent: str) -> Tally:
+        """How ``bot`` did against ``opponent`` (no games when they never met)."""
+        if bot < opponent:
+            return self.head_to_head.get((bot, opponent), Tally())
+        return self.head_to_head.get((opponent, bot), Tally()).flipped()
+
+    @property
+    def ranked(self) -> bool:
+        """False for a gauntlet whose opponents met only the candidate, never each other."""
+        if self.spec.format != "gauntlet":
+            return True
+        field = set(self.spec.bots[1:])
+        return any(a in field and b in field for a, b in self.head_to_head)
 
     @property
     def complete(self) -> bool:
@@ -87,6 +106,9 @@ def compute_standings(spec: TournamentSpec, records: Iterable[MatchRecord]) -> S
             standings.forfeits += 1
             figures[record.seats[record.fault_seat]].forfeits += 1
         ratings.update(record.seats, record.ranks)
+        for bot in set(record.seats):
+            figures[bot].matches += 1
+        _count_pairs(standings.head_to_head, record)
         for seat, (bot, rank, score) in enumerate(
             zip(record.seats, record.ranks, record.scores, strict=True)
         ):
@@ -109,8 +131,23 @@ def compute_standings(spec: TournamentSpec, records: Iterable[MatchRecord]) -> S
             ratings.sigma(mine.name),
             ratings.ordinal(mine.name),
         )
-    standings.bots = sorted(figures.values(), key=lambda f: (-f.ordinal, f.name))
+    standings.bots = list(figures.values())
+    if standings.ranked:
+        standings.bots = sorted(figures.values(), key=lambda f: (-f.ordinal, f.name))
+    else:
+        # The candidate, then its opponents as they were named: they are not comparable.
+        standings.bots = [figures[name] for name in dict.fromkeys(spec.bots)]
     return standings
+
+
+def _count_pairs(table: dict[tuple[str, str], Tally], record: MatchRecord) -> None:
+    seats = sorted(zip(record.seats, record.ranks, strict=True))
+    for i, (first, first_rank) in enumerate(seats):
+        for second, second_rank in seats[i + 1 :]:
+            if first == second:
+                continue
+            points = 1.0 if first_rank < second_rank else 0.5 if first_rank == second_rank else 0
+            table.setdefault((first, second), Tally()).add(points)
 
 
 def _failure_line(record: MatchRecord) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import socket
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -104,14 +104,61 @@ def run_batch(
     With ``isolate`` every bot plays in a process of its own: for a match whose worker
     died, so that the bot that takes its process down is found and its seat faulted.
     """
+    return list(iter_batch(spec, indices, isolate))
+
+
+def iter_batch(
+    spec: TournamentSpec, indices: Sequence[int], isolate: bool = False
+) -> Iterator[PlayedMatch]:
+    """Play the matches with these indices, yielding each as soon as it finishes."""
     check_versions(spec)
     registry = registry_for(spec)
     game = registry.game(spec.game)
     options = game.parse_options(spec.options)
     schedule = Schedule(spec)
-    return [
-        _play(spec, registry, game, options, schedule.match(index), isolate) for index in indices
-    ]
+    for index in indices:
+        yield _play(spec, registry, game, options, schedule.match(index), isolate)
+
+
+class _Sender:
+    """The worker's end of a pool's match stream: one pickled match a message."""
+
+    def __init__(self, writer: Any, lock: Any) -> None:
+        self._writer = writer
+        self._lock = lock
+
+    def send(self, played: PlayedMatch) -> None:
+        # Workers share the pipe: a lock keeps each message whole.
+        with self._lock:
+            self._writer.send(played)
+
+
+_stream: _Sender | None = None
+"""In a local pool's worker process: where each played match is sent as it finishes."""
+
+
+def attach_stream(writer: Any, lock: Any) -> None:
+    """Make this process send each match through ``writer`` (under ``lock``) as it finishes."""
+    global _stream
+    _stream = _Sender(writer, lock)
+
+
+def stream_batch(spec: TournamentSpec, indices: Sequence[int]) -> int:
+    """Play the matches with these indices, sending each through the stream as it finishes.
+
+    Returns how many were played; the driver has them all once this returns, as each send
+    completes before the next match starts.
+    """
+    if _stream is None:
+        raise RuntimeError("stream_batch runs in a worker started with attach_stream")
+    check_versions(spec)
+    registry = registry_for(spec)
+    game = registry.game(spec.game)
+    options = game.parse_options(spec.options)
+    schedule = Schedule(spec)
+    for index in indices:
+        _stream.send(_play(spec, registry, game, options, schedule.match(index)))
+    return len(indices)
 
 
 def died_record(spec: TournamentSpec, index: int) -> MatchRecord:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from racedeck.games.wacky_races import data
-from racedeck.games.wacky_races.actions import PlayStep, UseAdvantage
+from racedeck.games.wacky_races.actions import EndTurn, PlayStep, UseAdvantage
 from racedeck.games.wacky_races.events import (
     CardsDrawn,
     CardTaken,
@@ -257,3 +257,28 @@ def replace_turn(state):  # type: ignore[no-untyped-def]
     from msgspec.structs import replace
 
     return replace(state, phase="turn", active=0, steps=0)
+
+
+def test_a_seat_robbed_between_its_turns_starts_its_next_turn_with_three_cards() -> None:
+    """Los jugadores comienzan la partida y cada uno de sus turnos con tres cartas de movimiento en la mano.
+
+    A steal leaves its victim two cards; the victim draws up to three as its turn starts.
+    """
+    racer, index = cards("steal")[0].values
+    state = make(
+        players=2,
+        racers=(racer, other(racer)),
+        pos=(4, 5, 7, 0, 1, 1),
+        hands=((D, F, P), (M, M, F)),
+        round=0,
+    )
+    _, state = play(state, UseAdvantage(advantage=index, target=1))
+    _, state = engine(state)
+    assert len(state.hands[1]) == 2
+    events, state = play(state, EndTurn())
+    while G.next_step(state).engine:
+        more, state = engine(state)
+        events = events + more
+    assert state.active == 1 and state.phase == "turn"
+    assert len(state.hands[1]) == 3
+    assert [e.seat for e in of(events, CardsDrawn)][-1] == 1

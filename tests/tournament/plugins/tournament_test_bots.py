@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from racedeck.core.bot import Bot, BotSpec
-from racedeck.core.model import Action, Observation
+from racedeck.core.model import Action, Observation, Options
 from racedeck.core.rng import Rng
 from racedeck.hookspecs import hookimpl
 
@@ -32,6 +32,16 @@ class Slow(Bot):
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         time.sleep(0.3)
+        return legal[0]
+
+
+class Pausing(Bot):
+    """Waits a second before each match, then plays the first legal action at once."""
+
+    def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
+        time.sleep(1.0)
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         return legal[0]
 
 
@@ -63,6 +73,7 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
     register(BotSpec(name="illegal", factory=Illegal, description="plays illegally"))
     register(BotSpec(name="slow", factory=Slow, description="sleeps before each move"))
     register(BotSpec(name="exiter", factory=Exiter, description="kills its process"))
+    register(BotSpec(name="pausing", factory=Pausing, description="waits before each match"))
     register(BotSpec(name="broken", factory=_broken, description="cannot be built"))
     register(BotSpec(name="where", factory=Where, description="tells where it was loaded from"))
     register(

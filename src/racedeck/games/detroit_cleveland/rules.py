@@ -38,6 +38,7 @@ from racedeck.games.detroit_cleveland import (
     auction,
     championship,
     movement_cards,
+    names,
     observation,
     optional_rules,
     race_end,
@@ -267,6 +268,10 @@ class DetroitCleveland(
     def render(self, state: State, viewer: int | None = None) -> str:
         """Return the track with the cars, the auction or race, the hands and the money."""
         return render_state(state, track_of(state.options), viewer)
+
+    def describe(self, value: Any) -> str:
+        """Return an action, an event or a card as words (``names``)."""
+        return names.describe(value)
 
     def result(self, state: State) -> Result:
         """Rank seats by money: the richest player wins (Winning the Game)."""

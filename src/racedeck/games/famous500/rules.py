@@ -43,6 +43,7 @@ from racedeck.games.famous500 import (
     dealing_the_cards,
     finishing_the_race,
     making_a_pit_stop,
+    names,
     observation,
     the_first_lap,
 )
@@ -322,6 +323,10 @@ class Famous500(
         """Return the track, both car sheets and the cards in play, hidden from ``viewer``."""
         return render_state(state, viewer)
 
+
+    def describe(self, value: Any) -> str:
+        """Return an action, an event or a card as words (``names``)."""
+        return names.describe(value)
 
 class Famous500RulesV1(Famous500):
     """Rules version 1, kept so that its logs replay and verify: 1 to 20 laps.

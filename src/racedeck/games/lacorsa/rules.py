@@ -20,7 +20,7 @@ from racedeck.core.game import Game, OptionRange
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
 from racedeck.core.step import Turn
-from racedeck.games.lacorsa import data, scoring
+from racedeck.games.lacorsa import data, names, scoring
 from racedeck.games.lacorsa.actions import Discard, Extend, LacorsaAction, Play
 from racedeck.games.lacorsa.data import DRAFTING, EXTEND_RANKS, HAND_SIZE, POINTS, REDLINE
 from racedeck.games.lacorsa.events import (
@@ -581,6 +581,10 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
     def render(self, state: LacorsaState, viewer: int | None = None) -> str:
         """Return the strip, the hands (hidden from ``viewer`` where not its own) and points."""
         return render_state(state, viewer)
+
+    def describe(self, value: Any) -> str:
+        """Return an action, an event or a card as words (``names``)."""
+        return names.describe(value)
 
     def render_observation(self, observation: LacorsaObservation) -> str:
         """Return what one seat sees: the strip, its own cards, the others' hand sizes."""

@@ -45,6 +45,7 @@ from racedeck.games.wacky_races import (
     gas_station,
     movement_cards,
     moving,
+    names,
     neutrals,
     race_end,
     resolution,
@@ -327,6 +328,10 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
     def render(self, state: WackyState, viewer: int | None = None) -> str:
         """Return the circuit, racers, Dastardly, traps (face down for a viewer) and hands."""
         return render_state(state, viewer)
+
+    def describe(self, value: Any) -> str:
+        """Return an action, an event or a card as words (``names``)."""
+        return names.describe(value)
 
     def render_observation(self, observation: WackyObservation) -> str:
         """Return what one seat sees: the circuit, traps face down, its own hand."""
