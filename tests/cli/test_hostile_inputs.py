@@ -65,7 +65,7 @@ def test_a_log_line_nested_too_deep_is_bad_input(
     for command in ("replay", "show", "html", "chart", "step"):
         args = [command, str(log)]
         if command in ("html", "chart"):
-            args += ["-o", str(tmp_path / f"out.{'html' if command == 'html' else 'svg'}")]
+            args += ["--out", str(tmp_path / f"out.{'html' if command == 'html' else 'svg'}")]
         code = main(args)
         err = capsys.readouterr().err
         assert code == EXIT_BAD_INPUT, (command, err)

@@ -89,9 +89,9 @@ def _commands(log: Path, tmp_path: Path) -> list[list[str]]:
         ["replay", str(log)],
         ["show", str(log)],
         ["show", str(log), "--at", "0"],
-        ["html", str(log), "-o", str(tmp_path / "page.html")],
-        ["chart", str(log), "-o", str(tmp_path / "chart.svg")],
-        ["fork", str(log), "--at", "0", "--out", str(tmp_path / "fork.jsonl")],
+        ["html", str(log), "--out", str(tmp_path / "page.html")],
+        ["chart", str(log), "--out", str(tmp_path / "chart.svg")],
+        ["fork", str(log), "--at", "0", "--log", str(tmp_path / "fork.jsonl")],
         ["diff", str(log), str(log)],
     ]
 

@@ -26,6 +26,8 @@ HOSTILE = (
     "%%TITLE%%",
     f"'\"><svg onload={PWN}>",
 )
+NAMES = ('<img src=x onerror="window.pwned=1">', "<svg onload=window.pwned=1>")
+"""Bot names as a plugin may register them (no ':' or '/', which name parameters)."""
 MONACO = Path(__file__).parents[2] / "src/racedeck/games/famous500/data/track-monaco.json"
 
 
@@ -68,7 +70,7 @@ def test_the_replay_page_shows_hostile_strings_as_text_and_runs_none(
 ) -> None:
     log = _hostile_log(registry, tmp_path)
     page = tmp_path / "page.html"
-    assert main(["html", str(log), "-o", str(page)]) == 0
+    assert main(["html", str(log), "--out", str(page)]) == 0
     text = page.read_text()
     policy = re.search(r'Content-Security-Policy" content="([^"]+)"', text)
     assert policy is not None
@@ -101,12 +103,12 @@ def test_the_report_page_escapes_bot_names_and_runs_nothing(
         "from racedeck.hookspecs import hookimpl\n"
         "@hookimpl\n"
         "def racedeck_register_bots(register):\n"
-        f"    register(BotSpec(name={HOSTILE[0]!r}, factory=RandomBot, description=''))\n"
-        f"    register(BotSpec(name={HOSTILE[1]!r}, factory=RandomBot, description=''))\n"
+        f"    register(BotSpec(name={NAMES[0]!r}, factory=RandomBot, description=''))\n"
+        f"    register(BotSpec(name={NAMES[1]!r}, factory=RandomBot, description=''))\n"
     )
     db = tmp_path / "t.sqlite"
     args = ["tournament", "lacorsa", "-o", "races=1", "--plugins-dir", str(plugins),
-            "--bot", HOSTILE[0], "--bot", HOSTILE[1], "--players", "2", "--matches", "4",
+            "--bot", NAMES[0], "--bot", NAMES[1], "--players", "2", "--matches", "4",
             "--workers", "1", "--db", str(db)]
     assert main(args) == 0
     page = tmp_path / "report.html"
@@ -115,7 +117,7 @@ def test_the_report_page_escapes_bot_names_and_runs_nothing(
     browser.open(page.as_uri(), "document.querySelector('table')")
     assert browser.evaluate("window.pwned") is None
     assert browser.evaluate("document.querySelectorAll('img, script').length") == 0
-    assert HOSTILE[0] in browser.evaluate("document.body.textContent")
+    assert NAMES[0] in browser.evaluate("document.body.textContent")
 
 
 def test_no_control_character_reaches_the_terminal(

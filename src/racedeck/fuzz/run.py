@@ -142,10 +142,10 @@ def _log_commands(log: Path, base: Path, out: Path) -> list[tuple[list[str], str
         (["replay", str(log), "--verify"], ""),
         (["show", str(log)], ""),
         (["show", str(log), "--at", "0"], ""),
-        (["html", str(log), "-o", str(out / "page.html")], ""),
-        (["chart", str(log), "-o", str(out / "chart.svg")], ""),
+        (["html", str(log), "--out", str(out / "page.html")], ""),
+        (["chart", str(log), "--out", str(out / "chart.svg")], ""),
         (["step", str(log)], "n\nq\n"),
-        (["fork", str(log), "--at", "0", "--out", str(out / "fork.jsonl")], ""),
+        (["fork", str(log), "--at", "0", "--log", str(out / "fork.jsonl")], ""),
         (["diff", str(base), str(log)], ""),
     ]
 
