@@ -44,6 +44,11 @@ bench: $(DEV)
 strength: $(BIN)/racedeck
 	$(BIN)/python -m racedeck.bots.ladder --workers 2 --write docs/bots.md
 
+## fuzz: mutated logs of every game through every log command, hostile bots through play
+## and tournaments; prints tried / caught / equivalent / silently accepted / crashed / hung
+fuzz: $(BIN)/racedeck
+	$(BIN)/python -m racedeck.fuzz
+
 ## golden: rewrite tests/golden/ on purpose, after a deliberate change of rules or format
 golden: $(DEV)
 	$(BIN)/python -m tests.golden.regenerate

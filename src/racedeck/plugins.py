@@ -15,6 +15,7 @@ import importlib.metadata
 import importlib.util
 import os
 import pkgutil
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -133,20 +134,27 @@ def _allowed_entry_points(env: dict[str, str]) -> set[str] | None:
     raw = env.get(LOAD_PLUGINS_ENV)
     if raw is None:
         return None
-    return {name.strip() for name in raw.split(",") if name.strip()}
+    return {_normal(name) for name in raw.split(",") if name.strip()}
+
+
+def _normal(name: str) -> str:
+    """Return a distribution name in its normal form (PEP 503): ``Foo_Bar`` is ``foo-bar``."""
+    return re.sub(r"[-_.]+", "-", name.strip()).lower()
 
 
 def _entry_point_modules(allowed: set[str] | None) -> Iterable[tuple[str, ModuleType]]:
     for ep in sorted(
         importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name
     ):
-        dist = ep.dist.name if ep.dist is not None else ep.name
-        if allowed is not None and dist not in allowed and ep.name not in allowed:
+        dist = ep.dist.name if ep.dist is not None else ""
+        # Only the distribution's name counts: any package may call its entry point
+        # after a distribution the user allowed.
+        if allowed is not None and (not dist or _normal(dist) not in allowed):
             continue
         try:
             yield ep.name, ep.load()
         except Exception as exc:
-            raise PluginError(f"plugin {ep.name!r} ({dist}) failed to load: {exc}") from None
+            raise PluginError(f"plugin {ep.name!r} ({dist or '?'}) failed to load: {exc}") from None
 
 
 def _dir_modules(plugins_dir: Path) -> Iterable[tuple[str, ModuleType]]:

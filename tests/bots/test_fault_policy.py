@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from racedeck.core import interrupts
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import OptionError
 from racedeck.core.replay import replay_log
@@ -63,16 +64,32 @@ def test_a_bot_that_is_gone_is_replaced_for_the_rest_of_the_match_recorded_once(
     assert Scripted.closed == ["gone"], "the gone bot is closed once, when it is replaced"
 
 
-def test_every_bot_is_closed_even_when_the_match_fails() -> None:
+def test_every_bot_is_closed_even_when_the_match_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     class Broken(Bot):
         def act(self, observation, legal, rng):  # type: ignore[no-untyped-def]
+            interrupts.mark()  # as the engine's own Ctrl-C handler does: a real interrupt
             raise KeyboardInterrupt
 
+    monkeypatch.setattr(interrupts._State, "received", False)
     Scripted.closed.clear()
     broken = BotSpec(name="broken", factory=Broken, description="")
     with pytest.raises(KeyboardInterrupt):
         run_match(LACORSA, ONE_RACE, [spec("none"), broken], 1)
     assert Scripted.closed == ["none"]
+
+
+@pytest.mark.parametrize("raised", [SystemExit, KeyboardInterrupt, GeneratorExit])
+def test_a_bot_raising_what_ends_a_program_is_its_seats_fault(raised: type) -> None:
+    class Quitter(Bot):
+        def act(self, observation, legal, rng):  # type: ignore[no-untyped-def]
+            raise raised
+
+    quitter = BotSpec(name="quitter", factory=Quitter, description="")
+    outcome, log = play([RANDOM, quitter])
+    assert outcome.forfeit is not None and outcome.forfeit.seat == 1
+    assert f"raised {raised.__name__}" in outcome.forfeit.reason
+    replay = replay_log(REGISTRY, "match.jsonl", stream=io.BytesIO(log))
+    assert replay.complete and replay.faults[0].seat == 1
 
 
 def test_a_failing_start_is_a_fault_too() -> None:

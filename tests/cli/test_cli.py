@@ -167,7 +167,7 @@ def test_log_without_result_is_truncated(
 
 def test_unknown_log_format_version(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = play_log(tmp_path)
-    raw = log.read_bytes().replace(b'"format":1', b'"format":99', 1)
+    raw = log.read_bytes().replace(b'"format":2', b'"format":99', 1)
     log.write_bytes(raw)
     code, _out, err = run_main(["replay", str(log)], capsys)
     assert code == EXIT_BAD_INPUT

@@ -8,6 +8,7 @@ import pytest
 
 from racedeck.core.files import (
     FileWriteError,
+    UnsafeTargetError,
     atomic_path,
     atomic_write,
     partial_path,
@@ -109,3 +110,33 @@ def test_atomic_path_is_for_writers_that_open_the_file_themselves(tmp_path: Path
         raise Boom
     assert target.read_bytes() == b"tables"
     assert not partial_path(target).exists()
+
+
+def test_a_symbolic_link_at_the_target_is_refused_and_left_alone(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.write_bytes(b"kept")
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    with pytest.raises(UnsafeTargetError, match="symbolic link"):
+        write_atomically(link, b"x")
+    assert link.is_symlink() and real.read_bytes() == b"kept"
+
+
+def test_a_device_or_a_folder_at_the_target_is_refused_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(UnsafeTargetError, match="not a regular file"):
+        write_atomically("/dev/null", b"x")
+    with pytest.raises(UnsafeTargetError, match="a folder"), atomic_write(tmp_path):
+        raise AssertionError("the block must not run")
+    with pytest.raises(UnsafeTargetError, match="names no file"):
+        write_atomically("", b"x")
+
+
+def test_a_link_planted_at_the_partial_name_is_not_written_through(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.write_bytes(b"kept")
+    partial_path(tmp_path / "out").symlink_to(real)
+    with pytest.raises(UnsafeTargetError, match="symbolic link"):
+        write_atomically(tmp_path / "out", b"x")
+    assert real.read_bytes() == b"kept"

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import msgspec
 import pytest
 
 from racedeck.core.errors import LogError, OptionError
-from racedeck.core.log import LogReader, LogWriter
+from racedeck.core.log import LOG_FORMAT, LogReader, LogWriter
 from racedeck.core.replay import replay_log, verify_log
 from racedeck.core.runner import run_match
 from racedeck.plugins import Registry
@@ -56,6 +57,7 @@ def test_logs_from_older_versions_still_replay_and_verify(registry: Registry, pa
     assert (
         replay.header.state_version < current.state_version
         or replay.header.rules_version != current.rules_version
+        or replay.header.format < LOG_FORMAT
     )
     assert replay.game.rules_version == replay.header.rules_version
     verify_log(registry, path)
@@ -98,3 +100,23 @@ def test_a_log_of_a_rules_version_no_engine_played_is_refused(registry: Registry
     assert "lacorsa rules version '0' is not one this engine plays (it plays '2')" in str(
         refused.value
     )
+
+
+def test_every_game_keeps_a_log_in_the_old_format(registry: Registry) -> None:
+    formats: dict[str, set[int]] = {}
+    for path in OLD_DIR.glob("*.jsonl"):
+        with LogReader(path) as reader:
+            formats.setdefault(reader.header.game, set()).add(reader.header.format)
+    assert all(1 in formats.get(name, set()) for name in registry.games), formats
+
+
+def test_an_old_format_result_line_is_still_checked_against_its_events(
+    registry: Registry, tmp_path: Path
+) -> None:
+    path = OLD_DIR / "lacorsa-format1.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    forged = tmp_path / "forged.jsonl"
+    forged.write_bytes(b"".join(lines[:-1]) + lines[-1].replace(b'"ranks":[1,2]', b'"ranks":[2,1]'))
+    assert lines[-1] != forged.read_bytes().splitlines(keepends=True)[-1]
+    replay = replay_log(registry, forged)
+    assert replay.error is not None and f":{len(lines)}:" in str(replay.error)

@@ -9,8 +9,9 @@ from typing import Any
 import msgspec
 
 from racedeck.core.log import Header, LogReader, LogWriter, ResultLine
-from racedeck.core.runner import run_match
-from racedeck.plugins import Registry
+from racedeck.core.runner import run_match, state_hash
+from racedeck.core.step import fold
+from racedeck.plugins import Registry, load_registry
 
 
 def play(
@@ -37,29 +38,66 @@ def rewrite(
     edit: Callable[[int, dict[str, Any]], dict[str, Any] | None],
     header: Callable[[Header], Header] = lambda h: h,
 ) -> Path:
-    """Copy a log, passing each event through ``edit`` (``None`` drops it), re-chained."""
+    """Copy a log, passing each event through ``edit`` (``None`` drops it), re-chained.
+
+    The result line is worked out again from the edited events, as a forger would, so
+    that the copy is a log every reader accepts.
+    """
     with LogReader(source) as reader, open(target, "wb") as handle:
         writer = LogWriter(handle)
-        writer.header(header(reader.header))
+        new_header = header(reader.header)
+        writer.header(new_header)
+        state = _initial(new_header)
         kept = 0
         for entry in reader:
             assert entry.event is not None
             event = edit(entry.seq, msgspec.json.decode(entry.event))
             if event is not None:
-                writer.event(msgspec.json.encode(event))
+                raw = msgspec.json.encode(event)
+                writer.event(raw)
+                state = _fold(new_header, state, raw)
                 kept += 1
         result = reader.result
         assert result is not None
+        ending = (state_hash(state), _result(new_header, state)) if state is not None else None
         writer.result(
             ResultLine(
                 kind="result",
                 events=kept,
                 hash=writer.last_hash,
-                state_hash=result.state_hash,
-                result=result.result,
+                state_hash=result.state_hash if ending is None else ending[0],
+                result=result.result if ending is None or ending[1] is None else ending[1],
             )
         )
     return target
+
+
+def _initial(header: Header) -> Any:
+    """The initial state of a built-in game's match, or None for another game."""
+    registry = load_registry(entry_points=False)
+    if header.game not in registry.games:
+        return None
+    game = registry.game(header.game)
+    return game.initial_state(game.parse_options(header.options), header.players)
+
+
+def _fold(header: Header, state: Any, raw: bytes) -> Any:
+    """The state after one more event, or None once an edited event cannot be folded."""
+    if state is None:
+        return None
+    game = load_registry(entry_points=False).game(header.game)
+    try:
+        return fold(game, state, (game.event_decoder.decode(raw),))
+    except Exception:  # an edited event: the log is broken there anyway
+        return None
+
+
+def _result(header: Header, state: Any) -> Any:
+    """The game's result of a finished state, or None for a match that has not ended."""
+    game = load_registry(entry_points=False).game(header.game)
+    if not game.next_step(state).over:
+        return None
+    return msgspec.json.decode(msgspec.json.encode(game.result(state)))
 
 
 def events_of(path: Path) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from racedeck.cli.app import main
-from racedeck.core.errors import UsageError, VerificationError
+from racedeck.core.errors import LogError, UsageError, VerificationError
 from racedeck.core.fork import ForkOutcome, check_parent, fork_log, verify_fork
 from racedeck.core.log import LogReader
 from racedeck.core.replay import replay_log
@@ -108,13 +108,15 @@ def test_a_fork_altered_after_its_fork_point_fails_verification(
 ) -> None:
     forked = fork_log(registry, parent, 30, tmp_path / "f.jsonl", bots=["random"] * 4, seed=5)
     other = fork_log(registry, parent, 30, tmp_path / "g.jsonl", bots=["random"] * 4, seed=6)
-    # The header of one with the events of the other, re-chained: every hash holds and the
-    # log replays, yet its continuation is not what its header's bots and seed play.
+    # The header of one with the events of the other, re-chained: every hash holds, yet its
+    # continuation is not what its header's seed deals: replay finds the engine's first
+    # decision that the seed does not explain, without re-running any bot.
     with LogReader(forked.path) as reader:
         header = reader.header
     spliced = rewrite(other.path, tmp_path / "spliced.jsonl", lambda seq, e: e, lambda h: header)
-    assert replay_log(registry, spliced).complete
-    with pytest.raises(VerificationError, match="re-running the fork differs"):
+    replay = replay_log(registry, spliced)
+    assert replay.error is not None and "engine's seed" in str(replay.error)
+    with pytest.raises(LogError, match="engine's seed"):
         verify_fork(registry, spliced)
 
 

@@ -21,17 +21,23 @@ def _swap_hands(seq: int, event: dict, a: int, b: int) -> dict:
     return {**event, "hands": hands}
 
 
+def _before_error(text: str) -> str:
+    return text.split("the log is intact up to")[0]
+
+
 def test_replay_as_a_seat_is_blind_to_cards_it_cannot_see(
     tmp_path: Path, registry: Registry, capsys: pytest.CaptureFixture[str]
 ) -> None:
     base = play(registry, tmp_path / "base.jsonl")
     swapped = rewrite(base, tmp_path / "swapped.jsonl", lambda s, e: _swap_hands(s, e, 1, 2))
     views = []
-    for log in (base, swapped):
-        assert main(["replay", str(log), "--at", "0", "--seat", "0"]) == 0
-        views.append(capsys.readouterr().out.replace(str(log), "LOG"))
-        assert main(["replay", str(log), "--at", "0"]) == 0
-        views.append(capsys.readouterr().out.replace(str(log), "LOG"))
+    # The swapped log cannot be folded past its deal, so replaying it ends with that error
+    # (exit 3) after showing the state asked for; the views before it are what is compared.
+    for log, code in ((base, 0), (swapped, 3)):
+        assert main(["replay", str(log), "--at", "0", "--seat", "0"]) == code
+        views.append(_before_error(capsys.readouterr().out.replace(str(log), "LOG")))
+        assert main(["replay", str(log), "--at", "0"]) == code
+        views.append(_before_error(capsys.readouterr().out.replace(str(log), "LOG")))
     seat_view, omniscient, seat_view_swapped, omniscient_swapped = views
     assert seat_view == seat_view_swapped
     assert omniscient != omniscient_swapped

@@ -132,3 +132,12 @@ def test_the_example_package_installs_registers_and_plays(tmp_path: Path) -> Non
         env={**env, "RACEDECK_LOAD_PLUGINS": "racedeck-example-bot"},
     )
     assert "frontrunner" in {b["name"] for b in json.loads(named.stdout)["bots"]}
+    # Only distribution names count: any package may name its entry point "example".
+    by_entry_point = subprocess.run(
+        [sys.executable, "-m", "racedeck", "bots", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**env, "RACEDECK_LOAD_PLUGINS": "example"},
+    )
+    assert "frontrunner" not in {b["name"] for b in json.loads(by_entry_point.stdout)["bots"]}

@@ -198,7 +198,8 @@ def test_resume_says_in_one_line_which_bot_changed_version_before_playing(
     assert spec.bot_versions["skewed"] == "1"
     Store.create(db, with_log_dir(spec, db)).close()
     done = subprocess.run(
-        [sys.executable, "-m", "racedeck", "tournament", "resume", str(db), "--workers", "1"],
+        [sys.executable, "-m", "racedeck", "tournament", "resume", str(db), "--workers", "1",
+         "--plugins-dir", str(PLUGINS)],
         capture_output=True,
         text=True,
         timeout=120,

@@ -6,9 +6,13 @@ actions and a seed) and reads one answer naming an action by its index (``choice
 in full (``action``); at the end it sends ``end`` and closes the program's input. Any
 message from the program may carry a ``debug`` text, which the engine writes to the log.
 
-The program runs in its own process group. A decision that takes longer than the time
-limit gets the whole group killed, so a program (and anything it started) can never hang
-the engine; a program that dies or is killed cannot be asked again (``BotGone``).
+The program runs in its own process group, as a child subreaper on Linux, so that what it
+starts stays findable even after a ``setsid``. A decision that takes longer than the time
+limit (the match's ``--time-limit`` when one is set) gets the program and everything it
+started killed, so a program can never hang the engine; a program that dies or is killed
+cannot be asked again (``BotGone``). Answers are framed strictly: one line per message
+the engine sends, so a second line, or a line nobody asked for, is a violation. Only the
+last ``STDERR_KEEP`` bytes of what it writes to standard error are kept.
 """
 
 from __future__ import annotations
@@ -18,14 +22,14 @@ import os
 import select
 import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import IO, Any, NoReturn
+from typing import Any, NoReturn
 
 import msgspec
 
+from racedeck.core import proctree
 from racedeck.core.bot import Bot, BotFault, BotGone, BotSpec
 from racedeck.core.game import AnyGame
 from racedeck.core.model import Action, Observation, Options, Result
@@ -41,6 +45,8 @@ END_GRACE = 1.0
 """Seconds a program gets to exit after ``end`` before its process group is killed."""
 MAX_LINE = 1 << 20
 """The longest answer line accepted, in bytes."""
+STDERR_KEEP = 1 << 16
+"""How many bytes of the end of a program's standard error are kept (the rest is dropped)."""
 CLIP = 200
 """How many characters of an offending message a fault reason quotes."""
 
@@ -85,7 +91,7 @@ class SubprocessBot(Bot):
         self.decisions = 0
         self._game: AnyGame | None = None
         self._process: subprocess.Popen[bytes] | None = None
-        self._stderr: IO[bytes] | None = None
+        self._stderr = b""
         self._buffer = b""
         self._debug: str | None = None
         self._last_sent = b""
@@ -95,17 +101,21 @@ class SubprocessBot(Bot):
         """Keep the game to decode actions the program spells out in full."""
         self._game = game
 
+    def limit_time(self, seconds: float) -> None:
+        """Give each decision at most ``seconds`` (the match's limit replaces the default)."""
+        self.time_limit = seconds
+
     def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
         """Start the program, send ``start`` and wait for ``ready``."""
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
         try:
             self._process = subprocess.Popen(
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self._stderr,
+                stderr=subprocess.PIPE,
                 cwd=self.cwd,
                 start_new_session=True,
+                preexec_fn=_in_child,  # two prctl calls: nothing that takes a lock
             )
         except OSError as exc:
             self._fail("crash", -1, f"cannot start {' '.join(self.command)}: {exc.strerror}")
@@ -136,6 +146,7 @@ class SubprocessBot(Bot):
             "observation": observation,
             "legal": legal,
         }
+        self._nothing_unasked(decision)
         deadline = time.monotonic() + self.time_limit
         self._send(message, decision, deadline)
         line = self._receive(decision, deadline)
@@ -161,11 +172,8 @@ class SubprocessBot(Bot):
             process.wait(END_GRACE)
 
     def close(self) -> None:
-        """Kill the program's process group if anything of it is left, and free the pipes."""
+        """Kill the program and everything it started if anything is left; free the pipes."""
         self._kill()
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
 
     # Talking to the program -------------------------------------------------------------
     def _send(self, message: dict[str, Any], decision: int, deadline: float) -> None:
@@ -178,7 +186,9 @@ class SubprocessBot(Bot):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self._timeout(decision, "to read the message")
-            _, writable, _ = select.select([], [fd], [], remaining)
+            readable, writable, _ = select.select(self._errs(), [fd], [], remaining)
+            if readable:
+                self._drain_stderr()
             if not writable:
                 continue
             try:
@@ -198,15 +208,60 @@ class SubprocessBot(Bot):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self._timeout(decision, "to answer")
-            readable, _, _ = select.select([fd], [], [], remaining)
-            if not readable:
+            readable, _, _ = select.select([fd, *self._errs()], [], [], remaining)
+            if fd not in readable:
+                if readable:
+                    self._drain_stderr()
                 continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 self._crashed(decision)
             self._buffer += chunk
         raw, self._buffer = self._buffer.split(b"\n", 1)
-        return raw.decode("utf-8", errors="replace")
+        text = raw.decode("utf-8", errors="replace")
+        if self._buffer:
+            self._buffer = b""
+            self._violate("bad-answer", decision, "more than one line for one message", text)
+        return text
+
+    def _nothing_unasked(self, decision: int) -> None:
+        """Refuse output the program sent between messages: every line must answer one."""
+        process = self._process
+        if process is None or process.stdout is None:
+            return
+        fd = process.stdout.fileno()
+        while select.select([fd], [], [], 0)[0]:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            self._buffer += chunk
+            if len(self._buffer) > MAX_LINE:
+                break
+        if self._buffer.strip():
+            unasked = self._buffer.decode("utf-8", errors="replace")
+            self._buffer = b""
+            self._violate("bad-answer", decision, "a line sent before it was asked", unasked)
+        self._buffer = b""
+
+    def _errs(self) -> list[int]:
+        process = self._process
+        if process is None or process.stderr is None or process.stderr.closed:
+            return []
+        return [process.stderr.fileno()]
+
+    def _drain_stderr(self) -> None:
+        """Read what the program wrote to standard error, keeping only its last bytes."""
+        for fd in self._errs():
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                process = self._process
+                assert process is not None and process.stderr is not None
+                process.stderr.close()
+                continue
+            self._stderr = (self._stderr + chunk)[-STDERR_KEEP:]
 
     def _parse(self, line: str, decision: int) -> dict[str, Any]:
         try:
@@ -298,26 +353,38 @@ class SubprocessBot(Bot):
         )
 
     def _stderr_tail(self) -> str:
-        if self._stderr is None:
-            return ""
-        self._stderr.seek(0, os.SEEK_END)
-        size = self._stderr.tell()
-        self._stderr.seek(max(0, size - CLIP))
-        tail = self._stderr.read().decode("utf-8", errors="replace").strip()
+        # What is already in the pipe is the last the program said: read it without waiting.
+        while self._errs() and select.select(self._errs(), [], [], 0)[0]:
+            self._drain_stderr()
+        tail = self._stderr[-CLIP:].decode("utf-8", errors="replace").strip()
         return f"stderr: {tail}" if tail else ""
+
+    @property
+    def stderr_kept(self) -> bytes:
+        """The end of what the program wrote to standard error (at most ``STDERR_KEEP``)."""
+        return self._stderr
 
     def _kill(self) -> None:
         process = self._process
         if process is None:
             return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
+        if process.poll() is None:
+            proctree.kill_tree(process.pid)
+        else:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(2)
-        for pipe in (process.stdin, process.stdout):
+        for pipe in (process.stdin, process.stdout, process.stderr):
             if pipe is not None:
                 with contextlib.suppress(OSError):
                     pipe.close()
+
+
+def _in_child() -> None:
+    """Run in the program's process before it starts: adopt orphans, die with the engine."""
+    proctree.become_subreaper()
+    proctree.die_with_parent()
 
 
 def _where(decision: int) -> str:

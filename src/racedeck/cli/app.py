@@ -7,7 +7,9 @@ into one line and an exit code in ``main``, the one place that knows about both.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+import threading
 import traceback
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,6 +18,7 @@ import msgspec
 import typer
 
 from racedeck import __version__
+from racedeck.cli import output
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
 from racedeck.cli.contract import (
     BotRow,
@@ -302,7 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     debug = "--debug" in args
     try:
         # Without standalone mode a command's typer.Exit comes back as the return value.
-        code = _command().main(args=args, prog_name="racedeck", standalone_mode=False)
+        with output.result_only("--json" in args), output.cleaned():
+            code = _command().main(args=args, prog_name="racedeck", standalone_mode=False)
     except RacedeckError as exc:
         if debug:
             traceback.print_exc()
@@ -355,7 +359,7 @@ def _fail(
     """Write the error's line on stderr and, with --json, its object on stdout."""
     if message:
         line = f"racedeck: {message}" if plain else f"racedeck: {label}: {message}"
-        sys.stderr.write(line + "\n")
+        sys.stderr.write(output.clean(line) + "\n")
     # Exit 1 is a difference the command's own output reports (diff, bot check): no error.
     if "--json" in args and code != EXIT_FAILURE:
         error = ErrorOutput(
@@ -399,5 +403,18 @@ for _module in SUBCOMMAND_MODULES:
 
 
 def run() -> None:
-    """Console-script entry point."""
-    sys.exit(main())
+    """Console-script entry point.
+
+    A bot may leave a thread running that would keep the interpreter from exiting once
+    the command is done; the command's work is over then, so the process ends anyway.
+    """
+    code = main()
+    if any(
+        t.is_alive() and not t.daemon
+        for t in threading.enumerate()
+        if t is not threading.main_thread()
+    ):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)

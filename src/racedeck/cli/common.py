@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from racedeck.cli import output
 from racedeck.cli.contract import Output, encode_output
 from racedeck.core.errors import UsageError
+from racedeck.core.log import MAX_DEPTH, json_depth_ok
 from racedeck.plugins import Registry, load_registry
 
 JsonFlag = Annotated[
@@ -39,14 +40,21 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
         key = key.strip().replace("-", "_")
         if not sep or not key:
             raise UsageError(f"--option expects KEY=VALUE, got {pair!r}")
+        if not json_depth_ok(value.encode()):
+            raise UsageError(f"--option {key}: the value nests deeper than {MAX_DEPTH} levels")
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
             options[key] = value
+        except RecursionError:
+            raise UsageError(f"--option {key}: the value nests too deep") from None
     return options
 
 
-def emit_json(output: Output) -> None:
-    """Print one output of the JSON contract as one line on standard output."""
-    sys.stdout.write(encode_output(output).decode() + "\n")
-    sys.stdout.flush()
+def emit_json(result: Output) -> None:
+    """Print one output of the JSON contract as one line on standard output.
+
+    It goes to the real standard output even while a bot's prints are sent to standard
+    error (``racedeck.cli.output``).
+    """
+    output.write_result(encode_output(result).decode() + "\n")

@@ -17,6 +17,7 @@ from typer.core import TyperGroup
 
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
 from racedeck.cli.contract import GateOutput, MatchOutput, StandingsOutput
+from racedeck.core import interrupts
 from racedeck.core.errors import RacedeckError, UsageError
 from racedeck.tournament.executors import Executor
 from racedeck.tournament.gate import (
@@ -33,6 +34,7 @@ from racedeck.tournament.plan import (
     default_db_path,
     make_executor,
     plan_tournament,
+    resume_spec,
     with_log_dir,
 )
 from racedeck.tournament.progress import (
@@ -148,7 +150,8 @@ def _play_store(
             progress.record(record)
 
     try:
-        play(store, executor, on_record)
+        with interrupts.sigterm_interrupts():
+            play(store, executor, on_record)
     except KeyboardInterrupt:
         if progress is not None:
             progress.close()
@@ -283,19 +286,29 @@ def resume_command(
     ray_address: RayAddress = None,
     report_every: ReportEveryOption = None,
     json: JsonFlag = False,
+    plugins_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--plugins-dir",
+            help="The plugins folder the tournament was run with: its code runs only if named.",
+        ),
+    ] = None,
 ) -> None:
     """Play the matches a stopped tournament is missing, then print the standings."""
     if report_every is not None:
         parse_report_every(report_every)
     with Store.open(db) as store:
+        # Nothing of the database's plugins folder runs before the user named that folder.
+        spec = resume_spec(store.spec, db, plugins_dir)
         # Said here, in one line, before any worker starts and finds the same.
-        problem = version_problem(store.spec, loaded_versions(store.spec))
+        problem = version_problem(spec, loaded_versions(spec))
         if problem is not None:
             raise VersionMismatch(f"cannot resume {db}: {problem}")
     with (
         Store.open(db) as store,
-        make_executor(executor, workers, ray_address, store.spec.plugins_dir) as running,
+        make_executor(executor, workers, ray_address, spec.plugins_dir) as running,
     ):
+        store.spec = spec
         _play_store(store, running, json, report_every)
 
 
@@ -400,7 +413,10 @@ def gate_command(
     )
     if spec.matches < 2:
         raise UsageError("--max-matches must be at least 2 (one deal)")
-    with make_executor(executor, workers, ray_address, spec.plugins_dir) as running:
+    with (
+        interrupts.sigterm_interrupts(),
+        make_executor(executor, workers, ray_address, spec.plugins_dir) as running,
+    ):
         result = run_gate(
             spec,
             running,

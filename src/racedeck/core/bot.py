@@ -43,6 +43,13 @@ class Bot(abc.ABC):
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Return one of ``legal`` for the situation ``observation`` describes."""
 
+    def limit_time(self, seconds: float) -> None:  # noqa: B027 - optional hook
+        """Obey the match's limit of ``seconds`` per decision, for a bot that times itself.
+
+        Called only for bots whose spec says they enforce their own limit (``time_limit``
+        of infinity, as a program's bot does); the engine bounds every other bot itself.
+        """
+
     def take_debug(self) -> str | None:
         """Return (and forget) debug text about the last decision, if the bot has any."""
         return None

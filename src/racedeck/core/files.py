@@ -9,13 +9,17 @@ writing fails, the partial file is removed and the target is left as it was.
 call; ``atomic_path`` hands out the partial path itself, for writers that open the file
 on their own (SQLite). A failure of the file operations these make raises
 ``FileWriteError`` ("cannot write WHAT: why"); whatever the caller's own block raises
-passes through unchanged, after the partial file is removed.
+passes through unchanged, after the partial file is removed. A target (or partial name)
+that is a symbolic link, a folder, a device or anything but a regular file is refused
+before anything is written (``UnsafeTargetError``), so a match is not played for a log
+that cannot be kept.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,8 +35,47 @@ class FileWriteError(RacedeckError):
 
     def __init__(self, what: str, cause: OSError) -> None:
         super().__init__(f"cannot write {what}: {cause.strerror or cause}")
-        self.cause = cause
-        """The operating system's error."""
+        self.cause: OSError | None = cause
+        """The operating system's error (None when racedeck refused on its own)."""
+
+
+class UnsafeTargetError(FileWriteError):
+    """A file is to be written where something other than a regular file is."""
+
+    def __init__(self, message: str) -> None:
+        RacedeckError.__init__(self, message)
+        self.cause = None
+
+
+def check_target(target: str | Path, what: str | None = None) -> None:
+    """Refuse to write ``target`` when it is a link, a folder, a device or any non-file.
+
+    Writing renames a new file over the target: over a symbolic link that would replace
+    the link, over a device node (as root) the device. Both, and the partial name beside
+    it, must be absent or regular files. Raises ``UnsafeTargetError`` naming ``what``.
+    """
+    target = Path(target)
+    what = what or str(target)
+    if not target.name or target.name in (".", ".."):
+        raise UnsafeTargetError(f"cannot write {what}: the path names no file")
+    for path in (target, partial_path(target)):
+        try:
+            info = os.lstat(path)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise FileWriteError(what, exc) from None
+        if stat.S_ISLNK(info.st_mode):
+            kind = "a symbolic link"
+        elif stat.S_ISDIR(info.st_mode):
+            kind = "a folder"
+        elif not stat.S_ISREG(info.st_mode):
+            kind = "not a regular file (a device, a pipe or a socket)"
+        else:
+            continue
+        raise UnsafeTargetError(
+            f"cannot write {what}: {path} is {kind}; racedeck writes only regular files"
+        )
 
 
 def partial_path(target: str | Path) -> Path:
@@ -50,8 +93,9 @@ def atomic_path(target: str | Path, what: str | None = None) -> Iterator[Path]:
     ``what`` names the file in a ``FileWriteError`` (default: its path).
     """
     target = Path(target)
-    partial = partial_path(target)
     what = what or str(target)
+    check_target(target, what)
+    partial = partial_path(target)
     try:
         partial.unlink(missing_ok=True)
     except OSError as exc:
@@ -79,7 +123,9 @@ def atomic_write(target: str | Path, what: str | None = None) -> Iterator[Binary
     what = what or str(target)
     with atomic_path(target, what) as partial:
         try:
-            handle = open(partial, "wb")  # noqa: SIM115 - closed by the with below
+            # Created afresh (O_EXCL): a link or file planted at the partial name since the
+            # check above makes this fail instead of being written through.
+            handle = open(partial, "xb")  # noqa: SIM115 - closed by the with below
         except OSError as exc:
             raise FileWriteError(what, exc) from None
         with handle:

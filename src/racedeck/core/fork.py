@@ -76,6 +76,10 @@ def fork_log(
     """
     if at < 0:
         raise UsageError(f"--at must be 0 or more, got {at}")
+    # The whole parent must hold together, its result included, before any of it is copied.
+    parent_replay = replay_log(catalogue, parent)
+    if parent_replay.error is not None:
+        raise parent_replay.error
     prefix: list[Any] = []
     with LogReader(parent) as reader:
         game, options = open_game(catalogue, reader.header, str(parent))

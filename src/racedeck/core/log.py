@@ -23,9 +23,22 @@ import msgspec
 
 from racedeck.core.errors import LogError
 from racedeck.core.hashing import chain, header_hash
+from racedeck.core.model import Result
 
-LOG_FORMAT = 1
-"""The version of the log format this engine writes and reads."""
+LOG_FORMAT = 2
+"""The version of the log format this engine writes.
+
+Format 2 chains the result line like every other line (its ``line_hash``); format 1
+logs, whose result line carries no hash of its own, are still read.
+"""
+READABLE_FORMATS = (1, 2)
+"""The log format versions this engine reads."""
+MAX_LINE = 16 << 20
+"""The longest log line read, in bytes: a longer one is refused, not read into memory."""
+MAX_DEPTH = 64
+"""The deepest nesting of JSON arrays and objects a log line may have."""
+END_MATCH = "end_match "
+"""How the reason of a fault raised after the match (by ``end_match``) begins."""
 
 
 class SeatEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,7 +98,11 @@ class Forfeit(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ResultLine(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """The last line of a complete log."""
+    """The last line of a complete log.
+
+    ``hash`` is the hash of the line before it; ``line_hash`` (format 2) chains this
+    line's own canonical bytes (without ``line_hash``) to it, as every other line is.
+    """
 
     kind: str
     events: int
@@ -93,6 +110,54 @@ class ResultLine(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     state_hash: str
     result: dict[str, Any]
     forfeit: Forfeit | None = None
+    line_hash: str = ""
+
+
+def forfeit_result(players: int, forfeit: Forfeit, unit: str = "points") -> Result:
+    """Return the result of a forfeited match: the forfeiting seat last, the others tied first."""
+    ranks = tuple(players if seat == forfeit.seat else 1 for seat in range(players))
+    return Result(
+        ranks=ranks,
+        scores=(0,) * players,
+        unit=unit,
+        summary=(f"seat {forfeit.seat} forfeited: {forfeit.reason}",),
+    )
+
+
+def seal_result(previous: str, line: ResultLine) -> ResultLine:
+    """Return ``line`` with its ``line_hash``: its canonical bytes chained to ``previous``."""
+    body = msgspec.structs.replace(line, line_hash="")
+    return msgspec.structs.replace(body, line_hash=chain(previous, encode(body)))
+
+
+def json_depth_ok(raw: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Return True when the JSON text ``raw`` nests arrays and objects at most ``limit`` deep.
+
+    Brackets inside strings are skipped; the text need not be valid JSON (the decoder
+    judges that). Deep nesting would exhaust the decoders' recursion, so it is refused
+    before decoding.
+    """
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return True
+    depth = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > limit:
+                return False
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return True
 
 
 class _AnyLine(msgspec.Struct, frozen=True):
@@ -165,6 +230,7 @@ class LogWriter:
         self._stream = stream
         self._hash = ""
         self._seq = 0
+        self._format = LOG_FORMAT
 
     @property
     def last_hash(self) -> str:
@@ -174,6 +240,7 @@ class LogWriter:
     def header(self, header: Header) -> None:
         """Write the header line and start the hash chain."""
         raw = encode(header)
+        self._format = header.format
         self._hash = header_hash(raw)
         self._write(raw)
 
@@ -205,7 +272,12 @@ class LogWriter:
         )
 
     def result(self, line: ResultLine) -> None:
-        """Write the result line that marks the log complete."""
+        """Write the result line that marks the log complete, chained to the line before.
+
+        A log whose header names format 1 (re-running an old log) gets an unchained one.
+        """
+        if self._format >= 2:
+            line = seal_result(self._hash, line)
         self._write(encode(line))
 
     def _write(self, raw: bytes) -> None:
@@ -239,6 +311,10 @@ class LogReader:
         self.last_hash = ""
         self.events_read = 0
         self.lines_read = 0
+        self.result_line = 0
+        """The line number of the result line, once read."""
+        self.faults: list[LogEntry] = []
+        """The fault lines read so far."""
         self._file: IO[bytes] = open_log(path) if stream is None else decompressing(stream)
         self._owns_file = stream is None
         try:
@@ -264,27 +340,38 @@ class LogReader:
     def _damaged(self, line: int, exc: BaseException) -> LogError:
         return self._fail(line, f"the compressed log is damaged or cut off ({exc})")
 
-    def _read_header(self) -> Header:
+    def _readline(self, line: int) -> bytes:
+        """Return the next line, at most ``MAX_LINE`` bytes of it; refuse a longer one."""
         try:
-            raw = self._file.readline()
+            raw = self._file.readline(MAX_LINE + 1)
         except DAMAGED_COMPRESSION as exc:
-            raise self._damaged(1, exc) from None
+            raise self._damaged(line, exc) from None
+        except OSError as exc:
+            raise self._fail(line, f"cannot read: {exc.strerror or exc}") from None
+        if len(raw) > MAX_LINE:
+            raise self._fail(line, f"a line longer than {MAX_LINE} bytes: not a racedeck log")
+        return raw
+
+    def _read_header(self) -> Header:
+        raw = self._readline(1)
         self.lines_read = 1
         if not raw:
             raise self._fail(1, "empty file: no header line")
         if not raw.endswith(b"\n"):
             raise self._fail(1, "truncated header line")
+        if not json_depth_ok(raw):
+            raise self._fail(1, f"the header nests JSON deeper than {MAX_DEPTH} levels")
         try:
             probe = msgspec.json.decode(raw)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             raise self._fail(1, "not JSON: the header line is unreadable") from None
         if not isinstance(probe, dict) or probe.get("kind") != "header":
             raise self._fail(1, "not a racedeck log: the first line is not a header")
-        if probe.get("format") != LOG_FORMAT:
+        if probe.get("format") not in READABLE_FORMATS:
             raise self._fail(
                 1,
                 f"unknown log format version {probe.get('format')!r} "
-                f"(this engine reads {LOG_FORMAT})",
+                f"(this engine reads {', '.join(map(str, READABLE_FORMATS))})",
             )
         try:
             header = _header_decoder.decode(raw)
@@ -303,14 +390,18 @@ class LogReader:
             return LogEntry(lineno, seq, None, None, _debug_decoder.decode(payload))
         except msgspec.DecodeError as exc:
             raise self._fail(lineno, f"malformed {kind} line: {exc}") from None
+        except RecursionError:
+            raise self._fail(lineno, f"the {kind} line nests JSON too deep") from None
 
     def __iter__(self) -> Iterator[LogEntry]:
         lineno = self.lines_read
         expected_seq = 0
         last_hash = self.last_hash
         decode_line = _line_decoder.decode
+        readline = self._readline
+        faults = self.faults
         try:
-            for raw in self._file:
+            while raw := readline(lineno + 1):
                 lineno += 1
                 self.lines_read = lineno
                 if self.result is not None:
@@ -321,6 +412,8 @@ class LogReader:
                     line = decode_line(raw)
                 except msgspec.DecodeError:
                     raise self._fail(lineno, "not JSON: the line is unreadable") from None
+                except RecursionError:
+                    raise self._fail(lineno, "the line nests JSON too deep") from None
                 if line.kind == "event":
                     payload = bytes(line.event)
                     if line.seq != expected_seq:
@@ -342,18 +435,20 @@ class LogReader:
                         raise self._fail(
                             lineno, f"hash mismatch at a {line.kind} line: the log was altered"
                         )
-                    self.last_hash = last_hash
-                    yield self._note(lineno, line.seq, line.kind, payload)
-                elif line.kind == "result":
-                    try:
-                        result = _result_decoder.decode(raw)
-                    except msgspec.DecodeError as exc:
-                        raise self._fail(lineno, f"malformed result line: {exc}") from None
-                    if result.events != expected_seq or result.hash != last_hash:
+                    if line.seq != expected_seq:
                         raise self._fail(
-                            lineno, "the result line does not match the events before it"
+                            lineno,
+                            f"a {line.kind} line numbered {line.seq} after {expected_seq} "
+                            f"events (it must be {expected_seq})",
                         )
-                    self.result = result
+                    self.last_hash = last_hash
+                    entry = self._note(lineno, line.seq, line.kind, payload)
+                    if entry.fault is not None:
+                        faults.append(entry)
+                    yield entry
+                elif line.kind == "result":
+                    self.result = self._result(lineno, raw, expected_seq, last_hash)
+                    self.result_line = lineno
                 else:
                     raise self._fail(lineno, f"unknown line kind {line.kind!r}")
         except DAMAGED_COMPRESSION as exc:
@@ -363,3 +458,57 @@ class LogReader:
                 lineno,
                 f"truncated: no result line after {expected_seq} events (the match did not finish)",
             )
+
+    def _result(self, lineno: int, raw: bytes, events: int, last_hash: str) -> ResultLine:
+        """Decode and check the result line: its chain, and its forfeit against the faults.
+
+        What the events decide (the final state and a game's result) is checked by the
+        replay that folds them (``racedeck.core.replay.check_result``).
+        """
+        try:
+            result = _result_decoder.decode(raw)
+        except msgspec.DecodeError as exc:
+            raise self._fail(lineno, f"malformed result line: {exc}") from None
+        except RecursionError:
+            raise self._fail(lineno, "the result line nests JSON too deep") from None
+        if raw.rstrip(b"\n") != encode(result):
+            raise self._fail(lineno, "the result line was altered: it is not in canonical form")
+        if result.events != events or result.hash != last_hash:
+            raise self._fail(lineno, "the result line does not match the events before it")
+        if self.header.format >= 2:
+            if result.line_hash != seal_result(last_hash, result).line_hash:
+                raise self._fail(lineno, "hash mismatch at the result line: it was altered")
+        elif result.line_hash:
+            raise self._fail(lineno, "a format 1 log's result line carries a line hash")
+        why = forfeit_mismatch(self.header, self.faults, result)
+        if why:
+            raise self._fail(lineno, why)
+        return result
+
+
+def forfeit_mismatch(header: Header, faults: list[LogEntry], result: ResultLine) -> str:
+    """Return why a result line's forfeit does not follow from the fault lines ('' if it does).
+
+    Under the ``forfeit`` policy the first fault of the match (not one raised by
+    ``end_match`` after it) ends it: the result must name that seat and reason, come
+    right after it, and rank that seat last and the others first with no scores. Without
+    such a fault, or under ``substitute``, there is no forfeit.
+    """
+    during = [e for e in faults if e.fault and not e.fault.reason.startswith(END_MATCH)]
+    if header.fault_policy != "forfeit" or not during:
+        if result.forfeit is not None:
+            return "the result line names a forfeit that no fault line caused"
+        return ""
+    first = during[0]
+    assert first.fault is not None
+    forfeit = result.forfeit
+    if forfeit is None:
+        return f"the fault on line {first.line} ended the match, but the result names no forfeit"
+    if (forfeit.seat, forfeit.reason) != (first.fault.seat, first.fault.reason):
+        return f"the forfeit does not match the fault on line {first.line}"
+    if len(during) > 1 or first.seq != result.events:
+        return f"the match went on after the fault on line {first.line} that forfeited it"
+    expected = msgspec.json.decode(encode(forfeit_result(header.players, forfeit)))
+    if result.result != expected:
+        return "the result of a forfeited match must rank the forfeiting seat last, no scores"
+    return ""

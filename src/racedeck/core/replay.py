@@ -23,7 +23,13 @@ import msgspec
 
 from racedeck.core.bot import BotSpec
 from racedeck.core.catalogue import Catalogue
-from racedeck.core.errors import LogError, OptionError, RacedeckError, VerificationError
+from racedeck.core.errors import (
+    LogError,
+    OptionError,
+    RacedeckError,
+    UsageError,
+    VerificationError,
+)
 from racedeck.core.game import AnyGame
 from racedeck.core.log import (
     DebugNote,
@@ -37,7 +43,7 @@ from racedeck.core.log import (
     open_log,
 )
 from racedeck.core.model import Options
-from racedeck.core.resume import watched
+from racedeck.core.resume import unexplained_event, watched
 from racedeck.core.runner import MatchOutcome, run_match, state_hash
 from racedeck.core.step import fold, folder
 
@@ -67,12 +73,26 @@ def open_game(catalogue: Catalogue, header: Header, path: str) -> tuple[AnyGame,
 
     The game is the one that plays the header's rules version (``Game.under_rules``): a
     log written under older rules replays, and re-runs, under those rules.
+
+    The header must also describe a match the game can set up: as many seats as players,
+    a number of players the game takes, options it can start from.
     """
     try:
         game = catalogue.game(header.game).under_rules(header.rules_version)
         options = game.parse_options(header.options)
+        if len(header.seats) != header.players:
+            raise RacedeckError(
+                f"the header names {len(header.seats)} seats for {header.players} players"
+            )
+        game.check_players(options, header.players)
     except RacedeckError as exc:
         raise LogError(path, 1, str(exc)) from None
+    try:
+        game.initial_state(options, header.players)
+    except Exception as exc:  # an edited header may ask for a match no one can set up
+        raise LogError(
+            path, 1, f"the header describes no match: {type(exc).__name__}: {exc}"
+        ) from None
     return game, options
 
 
@@ -95,6 +115,8 @@ def decode_event(game: AnyGame, entry: LogEntry, path: str) -> Any:
         return game.event_decoder.decode(entry.event)
     except msgspec.DecodeError as exc:
         raise LogError(path, entry.line, f"not a {game.name} event: {exc}") from None
+    except RecursionError:
+        raise LogError(path, entry.line, f"not a {game.name} event: nested too deep") from None
 
 
 def fold_event(game: AnyGame, state: Any, event: Any, entry: LogEntry, path: str) -> Any:
@@ -127,7 +149,7 @@ def fold_log(
             continue
         try:
             event = decode(raw)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             decode_event(game, entry, path)  # raises the error naming the line
             raise
         try:
@@ -148,6 +170,7 @@ def iter_states(
         game, options = open_game(catalogue, reader.header, str(path))
         initial = game.initial_state(options, reader.header.players)
         replay = Replay(reader.header, game, options, initial, 0)
+        events: list[tuple[int, Any]] = []
         for entry, event, state in fold_log(game, initial, reader, reader.path):
             if entry.fault is not None:
                 replay.faults.append(entry.fault)
@@ -156,8 +179,21 @@ def iter_states(
             else:
                 replay.state = state
                 replay.events = entry.seq + 1
+                events.append((entry.line, event))
                 yield entry.seq, event, state, replay
         replay.result = reader.result
+        if reader.result is not None:
+            error = check_result(
+                game,
+                reader.header,
+                replay.state,
+                reader.result,
+                str(path),
+                reader.result_line,
+                events,
+            )
+            if error is not None:
+                raise error
 
 
 def copy_prefix(
@@ -206,15 +242,20 @@ def replay_log(
     """Fold a log into its final state, or the state after event ``at``.
 
     A bad line does not raise: the replay keeps the intact prefix and records the error.
-    A complete log's final state must match the hash and result on its last line.
+    The whole log is read and folded even with ``at``: its result line must follow from
+    its events and fault lines (``check_result``), or the replay records that error.
     """
+    if at is not None and at < 0:
+        raise UsageError(f"--at must be 0 or more, got {at}")
     replay: Replay | None = None
+    snapshot: tuple[Any, int, int, int] | None = None
     try:
         with LogReader(path, stream) as reader:
             game, options = open_game(catalogue, reader.header, str(path))
             initial = game.initial_state(options, reader.header.players)
             replay = Replay(reader.header, game, options, initial, 0)
-            for entry, _event, state in fold_log(game, initial, reader, reader.path):
+            events: list[tuple[int, Any]] = []
+            for entry, event, state in fold_log(game, initial, reader, reader.path):
                 if entry.event is None:
                     if entry.fault is not None:
                         replay.faults.append(entry.fault)
@@ -224,34 +265,98 @@ def replay_log(
                 # Kept up to date as it goes: a bad line later leaves the intact prefix.
                 replay.state = state
                 replay.events = entry.seq + 1
-                if at is not None and entry.seq >= at:
-                    return replay
+                events.append((entry.line, event))
+                if at is not None and entry.seq == at:
+                    snapshot = (state, at + 1, len(replay.faults), len(replay.debug))
             replay.result = reader.result
-            if replay.events == 0:
-                replay = None
+            if reader.result is not None:
+                replay.error = check_result(
+                    game,
+                    reader.header,
+                    replay.state,
+                    reader.result,
+                    str(path),
+                    reader.result_line,
+                    events,
+                )
     except LogError as exc:
         if replay is None:
             if exc.line <= 1:
                 raise
             replay = _empty_replay(catalogue, path, stream, exc)
         replay.error = exc
-        return replay
-    if replay is None:
-        replay = _empty_replay(catalogue, path, stream, None)
-    if at is not None and at >= replay.events:
-        raise LogError(
-            str(path), 0, f"event {at} does not exist: the log has {replay.events} events"
-        )
-    result = replay.result
-    if result is not None and replay.error is None:
-        same_schema = replay.header.state_version == replay.game.state_version
-        if same_schema and state_hash(replay.state) != result.state_hash:
-            replay.error = LogError(
-                str(path), 0, "the final state does not match the result line's state hash"
+    assert replay is not None
+    if at is not None:
+        if snapshot is None:
+            if replay.error is not None:
+                raise replay.error
+            raise LogError(
+                str(path), 0, f"event {at} does not exist: the log has {replay.events} events"
             )
-        elif result.forfeit is None and _as_json(replay.game.result(replay.state)) != result.result:
-            replay.error = LogError(str(path), 0, "the result line does not match the final state")
+        replay.state, replay.events, faults, notes = snapshot
+        del replay.faults[faults:], replay.debug[notes:]
     return replay
+
+
+def check_result(
+    game: AnyGame,
+    header: Header,
+    state: Any,
+    result: ResultLine,
+    path: str,
+    line: int,
+    events: Sequence[tuple[int, Any]] | None = None,
+) -> LogError | None:
+    """Return why a result line does not follow from the folded events (None if it does).
+
+    The fault lines and the forfeit were checked by the reader; here the final state
+    must be the one the result names, a match without a forfeit must have ended, and its
+    result must be the game's own result of that state.
+    """
+    same_schema = header.state_version == game.state_version
+    if same_schema and state_hash(state) != result.state_hash:
+        return LogError(path, line, "the final state does not match the result line's state hash")
+    if events is not None:
+        error = check_decisions(game, header, events, path)
+        if error is not None:
+            return error
+    if result.forfeit is not None:
+        return None
+    try:
+        over = game.next_step(state).over
+        ending = _as_json(game.result(state)) if over else None
+    except Exception as exc:  # a forged log may end in a state no match reaches
+        return LogError(path, line, f"the final state has no result: {type(exc).__name__}: {exc}")
+    if not over:
+        return LogError(path, line, "the result line comes before the match has ended")
+    if ending != result.result:
+        return LogError(path, line, "the result line does not match the final state")
+    return None
+
+
+def check_decisions(
+    game: AnyGame, header: Header, events: Sequence[tuple[int, Any]], path: str
+) -> LogError | None:
+    """Return why the events (``(line, event)`` pairs) do not follow from decisions, if so.
+
+    See ``racedeck.core.resume.unexplained_event``; a fork's copied prefix was decided
+    with its parent's seed and is taken as it is.
+    """
+    options = game.parse_options(header.options)
+    start = header.fork.at + 1 if header.fork is not None else 0
+    recorded = [event for _line, event in events]
+    try:
+        at = unexplained_event(game, options, header.players, header.seed, recorded, start)
+    except Exception as exc:  # an edited log may reach states no decision handles
+        return LogError(path, 1, f"the events do not follow from decisions: {exc}")
+    if at is None:
+        return None
+    return LogError(
+        path,
+        events[at][0],
+        f"event {at} follows from no legal action and not from the engine's seed: "
+        "the log was edited",
+    )
 
 
 def _as_json(value: Any) -> Any:

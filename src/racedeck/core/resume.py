@@ -172,6 +172,44 @@ def split_decision(
     return None
 
 
+def unexplained_event(
+    game: AnyGame,
+    options: Options,
+    players: int,
+    seed: int,
+    events: Sequence[Any],
+    start: int = 0,
+) -> int | None:
+    """Return the number of the first event that no decision explains, or None if all are.
+
+    Every event of a match comes from a decision: the engine's, which is decided again
+    here from the seed (its chance is keyed by the event count), or a seat's, whose events
+    must be those of one of its legal actions. A log whose events were edited (and its
+    hashes forged) fails here even when its final state is the one its result names. The
+    first ``start`` events are taken as they are (a fork's prefix, played with another
+    seed).
+    """
+    state = fold(game, game.initial_state(options, players), events[:start])
+    at = start
+    while at < len(events):
+        step = game.next_step(state)
+        if step.engine:
+            try:
+                turn = resolve(game, state, ENGINE, None, engine_stream(seed, at))
+            except Exception:  # the engine cannot decide here: the log does not follow
+                return at
+            produced, after = turn.events, turn.state
+        elif step.seats:
+            produced, after = _first_decision(game, state, step.seats, events, at)
+        else:
+            return at  # events after the match ended
+        if not produced or not _same(events[at : at + len(produced)], produced):
+            return at
+        state = after
+        at += len(produced)
+    return None
+
+
 def _first_decision(
     game: AnyGame, state: Any, seats: tuple[int, ...], events: Sequence[Any], at: int
 ) -> tuple[list[Any], Any]:

@@ -10,7 +10,6 @@ the rest of the match, recorded once.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import signal
 import threading
@@ -22,11 +21,15 @@ from typing import Any, Literal
 import msgspec
 
 from racedeck import __version__
+from racedeck.core import interrupts, isolation
 from racedeck.core.bot import Bot, BotFault, BotGone, BotSpec, BotTimeout
 from racedeck.core.errors import OptionError
 from racedeck.core.game import AnyGame
 from racedeck.core.hashing import digest
+from racedeck.core.interrupts import is_bots_own
+from racedeck.core.isolation import IsolatedBot
 from racedeck.core.log import (
+    END_MATCH,
     LOG_FORMAT,
     DebugNote,
     Fault,
@@ -36,9 +39,11 @@ from racedeck.core.log import (
     ResultLine,
     SeatEntry,
     encode,
+    forfeit_result,
 )
 from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Observation, Options, Result
 from racedeck.core.rng import Rng, bot_stream, engine_stream
+from racedeck.core.shown import clip, safe_str, shown
 from racedeck.core.step import NO_CHANCE, Turn, choose
 
 FaultPolicy = Literal["forfeit", "substitute"]
@@ -144,22 +149,11 @@ def make_header(
     )
 
 
-def forfeit_result(players: int, forfeit: Forfeit, unit: str) -> Result:
-    """Return the result of a forfeited match: the forfeiting seat last, the others tied first."""
-    ranks = tuple(players if seat == forfeit.seat else 1 for seat in range(players))
-    return Result(
-        ranks=ranks,
-        scores=(0,) * players,
-        unit=unit,
-        summary=(f"seat {forfeit.seat} forfeited: {forfeit.reason}",),
-    )
-
-
 def describe_failure(exc: BaseException, where: str = "") -> str:
     """Return the reason a fault line gives for a bot's exception."""
     if isinstance(exc, BotFault):
-        return str(exc)
-    return f"{where}raised {type(exc).__name__}: {exc}"
+        return clip(safe_str(exc))
+    return clip(f"{where}raised {type(exc).__name__}: {safe_str(exc)}")
 
 
 def seat_limits(seats: Sequence[BotSpec], time_limit: float | None) -> list[float | None]:
@@ -182,6 +176,7 @@ def run_match(
     start_state: Any = None,
     start_events: int = 0,
     time_limit: float | None = None,
+    isolate: bool = False,
 ) -> MatchOutcome:
     """Play one match to its end and return its outcome.
 
@@ -190,7 +185,9 @@ def run_match(
     ``time_limit`` is the seconds each decision may take (``None``: no limit), unless a
     bot's spec sets its own; a limit reads the clock, so a match that hits one is not
     reproducible. ``start_state`` and ``start_events`` let a match continue from a point
-    of another one (a fork).
+    of another one (a fork). With ``isolate`` every bot plays in a process of its own,
+    limit or not, so one that takes its process down costs only its seat (a tournament
+    plays a match again this way after its worker died).
     """
     if fault_policy not in FAULT_POLICIES:
         raise OptionError(f"unknown fault policy {fault_policy!r}; use forfeit or substitute")
@@ -198,11 +195,31 @@ def run_match(
         raise OptionError(f"the time limit must be a positive number of seconds, got {time_limit}")
     players = len(seats)
     game.check_players(options, players)
-    bots: list[Bot] = [spec.factory() for spec in seats]
     limits = seat_limits(seats, time_limit)
+    can_isolate = isolation.available()
+    bots: list[Bot] = []
+    failed: list[tuple[int, str]] = []
+    for seat, (spec, limit) in enumerate(zip(seats, limits, strict=True)):
+        if (limit is not None or isolate) and can_isolate:
+            # Made and played in a process of its own, which the limit can always stop.
+            bots.append(IsolatedBot(spec.factory, limit))
+            limits[seat] = None
+            continue
+        try:
+            bot = spec.factory()
+            if spec.time_limit is not None and math.isinf(spec.time_limit) and time_limit:
+                bot.limit_time(time_limit)  # a program timed by its own bot obeys the match's
+        except BaseException as exc:  # a bot that cannot be made is its seat's fault
+            if not is_bots_own(exc):
+                raise
+            bot = _Substitute()
+            limits[seat] = None
+            failed.append((seat, describe_failure(exc, "making the bot ")))
+        bots.append(bot)
     clock = DecisionClock() if any(limit is not None for limit in limits) else None
     try:
-        return _play(
+        with interrupts.watching():
+            return _play(
             game,
             options,
             seats,
@@ -214,13 +231,22 @@ def run_match(
             start_events,
             limits,
             clock,
+            failed,
         )
     finally:
         if clock is not None:
             clock.stop()
         for bot in bots:
-            with contextlib.suppress(Exception):  # cleanup must reach every bot
-                bot.close()
+            _close(bot)
+
+
+def _close(bot: Bot) -> None:
+    """Let a bot release what it holds; whatever it raises is ignored (the match is over)."""
+    try:
+        bot.close()
+    except BaseException as exc:  # cleanup must reach every bot
+        if not is_bots_own(exc):
+            raise
 
 
 def _play(
@@ -235,6 +261,7 @@ def _play(
     start_events: int,
     limits: list[float | None],
     clock: DecisionClock | None,
+    failed: list[tuple[int, str]],
 ) -> MatchOutcome:
     players = len(seats)
     rngs = [bot_stream(seed, seat) for seat in range(players)]
@@ -253,8 +280,14 @@ def _play(
             writer.fault(fault)
 
     def record_debug(seat: int) -> None:
-        text = bots[seat].take_debug()
+        try:
+            text = bots[seat].take_debug()
+        except BaseException as exc:  # debug text is optional: a bot failing to give it, none
+            if not is_bots_own(exc):
+                raise
+            return
         if text:
+            text = safe_str(text)
             note = DebugNote(seat=seat, bot=seats[seat].name, text=text[:DEBUG_LIMIT])
             debug.append(note)
             if writer is not None:
@@ -264,24 +297,35 @@ def _play(
         record_fault(seat, reason)
         if fault_policy == "forfeit":
             return Forfeit(seat=seat, reason=reason)
-        bots[seat].close()
+        _close(bots[seat])
         bots[seat] = _Substitute()
         limits[seat] = None
         return None
 
+    for seat, reason in failed:
+        forfeit = replace_bot(seat, reason)
+        if forfeit is not None:
+            break
     for seat, bot in enumerate(bots):
+        if forfeit is not None:
+            break
+        if any(seat == gone for gone, _ in failed):
+            continue
         try:
             bot.bind_game(game)
             bot.start_match(game.name, seat, players, options)
-        except Exception as exc:  # a bot's failure must never stop the engine
-            forfeit = replace_bot(seat, describe_failure(exc, "start_match "))
+        except BaseException as exc:  # a bot's failure must never stop the engine
+            if not is_bots_own(exc):
+                raise
+            where = "" if isinstance(exc, BotGone) else "start_match "
+            forfeit = replace_bot(seat, describe_failure(exc, where))
             if forfeit is not None:
                 break
-        if bot.emits_debug:
+        if _flag(bots[seat], "emits_debug", False):
             record_debug(seat)
 
-    debugging = any(bot.emits_debug for bot in bots)
-    reads = [bot.reads_observation for bot in bots]
+    debugging = any(_flag(bot, "emits_debug", False) for bot in bots)
+    reads = [_flag(bot, "reads_observation", True) for bot in bots]
     next_step = game.next_step
     legal_actions = game.legal_actions
     observe = game.observe
@@ -305,18 +349,20 @@ def _play(
                 answer = bots[seat].act(observation, legal, rngs[seat])
             else:
                 answer = clock.call(limits[seat], bots[seat].act, observation, legal, rngs[seat])
+            action = choose(legal, answer)
         except BotTimeout:
             reason = f"exceeded its time limit of {limits[seat]:g} s"
-        except Exception as exc:  # a bot's failure must never stop the engine
+        except BaseException as exc:  # a bot's failure must never stop the engine
+            if not is_bots_own(exc):
+                raise
             reason = describe_failure(exc)
             gone = isinstance(exc, BotGone)
         else:
-            action = choose(legal, answer)
             if action is not None:
                 if debugging:
                     record_debug(seat)
                 return action
-            reason = f"returned an illegal action {answer!r}"
+            reason = f"returned an illegal action {shown(answer)}"
         if debugging:
             record_debug(seat)
         if gone:
@@ -369,8 +415,12 @@ def _play(
     for seat, bot in enumerate(bots):
         try:
             bot.end_match(result)
-        except Exception as exc:  # a bot's failure is recorded, not raised
-            record_fault(seat, describe_failure(exc, "end_match "))
+        except BaseException as exc:  # a bot's failure is recorded, not raised
+            if not is_bots_own(exc):
+                raise
+            reason = describe_failure(exc, END_MATCH)
+            # After the match: the reader tells such a fault from one that ended it by this.
+            record_fault(seat, reason if reason.startswith(END_MATCH) else END_MATCH + reason)
     last_hash = writer.last_hash if writer is not None else ""
     if writer is not None:
         writer.result(
@@ -392,6 +442,16 @@ def _play(
         last_hash=last_hash,
         debug=debug,
     )
+
+
+def _flag(bot: Bot, name: str, default: bool) -> bool:
+    """Return a bot's class flag as a bool; a flag that fails to read is its default."""
+    try:
+        return bool(getattr(bot, name))
+    except BaseException as exc:  # a bot's own property may raise
+        if not is_bots_own(exc):
+            raise
+        return default
 
 
 def state_hash(state: Any) -> str:

@@ -21,7 +21,13 @@ import msgspec
 from racedeck.core.catalogue import Catalogue
 from racedeck.core.game import AnyGame
 from racedeck.core.log import Header, LogEntry, LogReader, ResultLine, encode
-from racedeck.core.replay import UnfoldableEvent, decode_event, fold_event, open_game
+from racedeck.core.replay import (
+    UnfoldableEvent,
+    check_result,
+    decode_event,
+    fold_event,
+    open_game,
+)
 
 SETUP_FIELDS = ("game", "rules_version", "options", "players")
 """Header fields that decide the initial state: equal ones let both logs share a fold."""
@@ -100,6 +106,7 @@ def diff_logs(catalogue: Catalogue, path_a: str | Path, path_b: str | Path) -> D
         if _header_line(path_b) == encode(reader_a.header) + b"\n":
             skip = _same_bytes_prefix(reader_a, entries_a, path_b, game_a, state)
             if skip.identical:
+                _check_end(game_a, reader_a, skip.state)
                 return DiffReport([], skip.entries, skip.events)
             skipped, events, state = skip.entries, skip.events, skip.state
             entries_a = itertools.chain(skip.pending, entries_a)
@@ -216,6 +223,9 @@ def _lockstep(
             state_b = _fold(game_b, state_b, y, path_b)
         seq += 1
         report.events_compared = seq
+    # Both logs were read to their ends: each result must follow from its own events.
+    _check_end(game_a, reader_a, state_a)
+    _check_end(game_b, reader_b, state_b)
     if not _same_result(reader_a.result, reader_b.result):
         report.divergence = Divergence(
             seq,
@@ -224,6 +234,16 @@ def _lockstep(
             "the events agree but the result lines differ",
         )
     return report
+
+
+def _check_end(game: AnyGame, reader: LogReader, state: Any) -> None:
+    """Raise ``LogError`` when a fully read log's result does not follow from its events."""
+    if reader.result is not None:
+        error = check_result(
+            game, reader.header, state, reader.result, reader.path, reader.result_line
+        )
+        if error is not None:
+            raise error
 
 
 def _same_result(a: ResultLine | None, b: ResultLine | None) -> bool:

@@ -10,6 +10,7 @@ moments refer to it by number. Nothing is loaded from the network.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
@@ -19,7 +20,7 @@ import msgspec
 
 from racedeck.core.errors import LogError, UsageError
 from racedeck.core.replay import iter_states
-from racedeck.inspect.page import PAGE
+from racedeck.inspect.page import PAGE, POLICY
 from racedeck.inspect.pictures import picture_for
 from racedeck.inspect.svg import COLOURS
 from racedeck.plugins import Registry
@@ -119,7 +120,20 @@ def _json(value: Any) -> str:
 def replay_page(registry: Registry, path: str | Path, seats: Sequence[int] | None = None) -> str:
     """Return the whole HTML page replaying the match in ``path`` (see ``match_data``)."""
     data = match_data(registry, path, seats)
-    # "</" inside the JSON would end the script element; "<\/" is the same JSON string.
-    payload = _encode(data).replace(b"</", b"<\\/").decode()
     title = f"{data['title']} - {data['log']}"
-    return PAGE.replace("%%TITLE%%", escape(title)).replace("%%DATA%%", payload)
+    fill = {"%%POLICY%%": POLICY, "%%TITLE%%": escape(title), "%%DATA%%": script_json(data)}
+    # One pass: a title holding "%%DATA%%" stays text, it is not filled in again.
+    return _SLOTS.sub(lambda slot: fill[slot.group(0)], PAGE)
+
+
+_SLOTS = re.compile("%%(?:POLICY|TITLE|DATA)%%")
+
+
+def script_json(value: Any) -> str:
+    """Return ``value`` as JSON safe inside a script element, whatever its strings hold.
+
+    Every ``<``, ``>`` and ``&`` is written as a JSON escape, so no string can end the
+    element (``</script>``) or switch the parser's state (``<!--``); the JSON is the same.
+    """
+    raw = _encode(value).decode()
+    return raw.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")

@@ -1,6 +1,8 @@
 """The HTML replay page: markup, style and script, with no outside resources.
 
-``%%TITLE%%`` and ``%%DATA%%`` are filled in by ``racedeck.inspect.html``. The script
+``%%TITLE%%`` and ``%%DATA%%`` are filled in by ``racedeck.inspect.html``, in one pass,
+and ``%%POLICY%%`` with a content security policy that lets only this script and this
+style run (by their hashes). The script
 reads the match from the JSON script element, draws the current moment with the game's
 drawing function, and keeps ``#status`` (data attributes) up to date so that tests and
 scripts can read what is shown. A URL fragment ``#event=N&view=S`` opens the page there.
@@ -10,6 +12,9 @@ scripts can read what is shown. A URL fragment ``#event=N&view=S`` opens the pag
 # ruff: noqa: E501
 
 from __future__ import annotations
+
+import base64
+import hashlib
 
 STYLE = r"""
 body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #222; }
@@ -25,7 +30,6 @@ main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(260px, 2fr); 
 #drawing svg { max-width: 100%; height: auto; background: #fafafa; border: 1px solid #ddd; }
 #cars { border-collapse: collapse; margin-top: 8px; }
 #cars td, #cars th { border-bottom: 1px solid #eee; padding: 2px 8px; text-align: left; }
-.swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; }
 pre#text { background: #f7f7f7; border: 1px solid #ddd; padding: 8px; overflow: auto;
   font-size: 12px; }
 #events { font: 12px/1.35 ui-monospace, monospace; max-height: 80vh; overflow: auto;
@@ -35,6 +39,9 @@ pre#text { background: #f7f7f7; border: 1px solid #ddd; padding: 8px; overflow: 
 #events li.future { color: #999; }
 #events.seat-view .payload { display: none; }
 .hint { color: #666; font-size: 12px; }
+#goto { width: 6em; }
+#events-title { font-size: 15px; margin: 0 0 6px; }
+svg.swatch { vertical-align: middle; }
 """
 
 SCRIPT = r"""
@@ -49,7 +56,11 @@ function scene(f, v) { return JSON.parse(S[D.frames[f][2 * v + 1]]); }
 function text(f, v) { return S[D.frames[f][2 * v]]; }
 function colour(car) { return D.colours[car % D.colours.length]; }
 function esc(s) {
-  return String(s).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})[c]);
+  return String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})[c]);
+}
+// A colour swatch drawn as SVG: style attributes are not allowed by the page's policy.
+function swatch(c) {
+  return '<svg class="swatch" width="12" height="12"><rect width="12" height="12" rx="2" fill="' + esc(c) + '"/></svg>';
 }
 
 const DRAW = {
@@ -87,7 +98,7 @@ const DRAW = {
     out += '<table id="cars"><tr><th></th><th>car</th><th>space</th><th>cards</th><th>hand</th><th>points</th></tr>';
     cars.forEach((c, i) => {
       const hand = c.hand === null ? "hidden" : (c.hand.join(" ") || "-");
-      out += '<tr data-car="' + i + '"><td><span class="swatch" style="background:' + colour(i) + '"></span></td><td>' + esc(c.label) +
+      out += '<tr data-car="' + i + '"><td>' + swatch(colour(i)) + '</td><td>' + esc(c.label) +
         '</td><td>' + (c.space === null ? "-" : c.space) + '</td><td>' + c.cards + (c.sealed ? " (one face down)" : "") +
         '</td><td>' + esc(hand) + '</td><td>' + c.points + '</td></tr>';
     });
@@ -108,14 +119,14 @@ const DRAW = {
     sc.positions.forEach((s, car) => {
       if (s < 0) return;
       const [x, y] = at(s);
-      out += '<g class="car" data-car="' + car + '" data-space="' + s + '"><circle cx="' + x + '" cy="' + y + '" r="9" fill="' + B.colours[car] +
+      out += '<g class="car" data-car="' + car + '" data-space="' + s + '"><circle cx="' + x + '" cy="' + y + '" r="9" fill="' + esc(B.colours[car]) +
         '" stroke="#000"/><text x="' + x + '" y="' + (y + 4) + '" font-size="10" text-anchor="middle" fill="#fff">' + esc(B.codes[car]) + '</text></g>';
     });
     out += '<text x="30" y="' + (H - 8) + '" font-size="11" fill="#555">start \u2192 finish (lanes as rows, spaces at their distance)</text></svg>';
     out += '<table id="cars"><tr><th></th><th>car</th><th>space</th><th>owner</th></tr>';
     sc.positions.forEach((s, car) => {
       const where = s === sc.finish ? "finished " + (sc.finished.indexOf(car) + 1) : (s < 0 ? "-" : s);
-      out += '<tr data-car="' + car + '"><td><span class="swatch" style="background:' + B.colours[car] + '"></span></td><td>' + esc(B.codes[car]) +
+      out += '<tr data-car="' + car + '"><td>' + swatch(B.colours[car]) + '</td><td>' + esc(B.codes[car]) +
         '</td><td>' + where + '</td><td>' + (sc.owner[car] < 0 ? "-" : "seat " + sc.owner[car]) + '</td></tr>';
     });
     out += '</table><table id="seats"><tr><th>seat</th><th>money</th><th>cards</th><th>hand</th></tr>';
@@ -151,7 +162,7 @@ const DRAW = {
       const cells = sheet === null ? ["?", "?", "?", "?"] : sheet;
       const hand = sc.hands[seat] === null ? "hidden" : (sc.hands[seat].join(" ") || "-");
       const card = sc.revealed[seat] ? sc.revealed[seat] : (sc.laid[seat] ? sc.laid[seat] + " (face down)" : "-");
-      out += '<tr data-car="' + seat + '"><td><span class="swatch" style="background:' + colour(seat) + '"></span></td><td>' + seat + '</td><td>' + cells.join("</td><td>") +
+      out += '<tr data-car="' + seat + '"><td>' + swatch(colour(seat)) + '</td><td>' + seat + '</td><td>' + cells.map(esc).join("</td><td>") +
         '</td><td>' + esc(hand) + '</td><td>' + esc(card) + '</td><td>' + (sc.pits[seat] ? "yes" : "") + '</td></tr>';
     });
     return out + '</table>' + (sc.winner >= 0 ? '<p>winner: seat ' + sc.winner + '</p>' : '');
@@ -180,7 +191,7 @@ const DRAW = {
     out += '</svg><table id="cars"><tr><th></th><th>car</th><th>position</th><th>hand</th></tr>';
     sc.pos.forEach((p, car) => {
       const hand = car < sc.hands.length ? (sc.hands[car] === null ? "hidden" : sc.hands[car].join(" ")) : "";
-      out += '<tr data-car="' + car + '"><td><span class="swatch" style="background:' + colour(car) + '"></span></td><td>' + esc(sc.labels[car] || car) + '</td><td>' + p +
+      out += '<tr data-car="' + car + '"><td>' + swatch(colour(car)) + '</td><td>' + esc(sc.labels[car] || car) + '</td><td>' + p +
         (sc.finished.includes(car) ? " (finished)" : "") + '</td><td>' + esc(hand) + '</td></tr>';
     });
     return out + '</table>';
@@ -262,7 +273,7 @@ PAGE = (
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="%%POLICY%%">
 <title>%%TITLE%%</title>
 <style>"""
     + STYLE
@@ -277,7 +288,7 @@ PAGE = (
   <button id="next" title="Right arrow">&#x25b6;</button>
   <button id="last" title="End">&#x25b6;|</button>
   <span id="where"></span>
-  <label>event <input id="goto" type="number" min="-1" style="width:6em"></label>
+  <label>event <input id="goto" type="number" min="-1"></label>
   <label>view <select id="view"></select></label>
   <label>next <select id="kind"></select></label><button id="next-kind" title="n">go</button>
   <span class="hint">keys: &larr; &rarr; step, PgUp/PgDn 10, Home/End, n next of kind, v next view</span>
@@ -285,7 +296,7 @@ PAGE = (
 <output id="status" hidden></output>
 <main>
   <section><div id="drawing"></div><pre id="text"></pre></section>
-  <section><h2 style="font-size:15px;margin:0 0 6px">events</h2><ol id="events"></ol>
+  <section><h2 id="events-title">events</h2><ol id="events"></ol>
   <p class="hint">A seat's view lists the events by kind only.</p></section>
 </main>
 <script type="application/json" id="match">%%DATA%%</script>
@@ -296,4 +307,27 @@ PAGE = (
 </html>
 """
 )
-"""The page, with ``%%TITLE%%`` and ``%%DATA%%`` still to fill in."""
+"""The page, with ``%%POLICY%%``, ``%%TITLE%%`` and ``%%DATA%%`` still to fill in."""
+
+
+def policy(script: str, style: str) -> str:
+    """Return a page's content security policy: only its own script and style may run.
+
+    Nothing is loaded, no other script runs (no inline handler, no injected element),
+    and the one script and style element are allowed by the hash of their exact text.
+    """
+    return (
+        "default-src 'none'; "
+        + (f"script-src '{sha256_source(script)}'; " if script else "")
+        + f"style-src '{sha256_source(style)}'; "
+        "img-src data:; base-uri 'none'; form-action 'none'"
+    )
+
+
+def sha256_source(text: str) -> str:
+    """Return the CSP source expression that allows exactly ``text`` inline."""
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
+
+
+POLICY = policy(SCRIPT, STYLE)
+"""The policy of the replay page."""

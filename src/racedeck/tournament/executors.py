@@ -21,12 +21,14 @@ import abc
 import multiprocessing
 import os
 import signal
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from racedeck.core import proctree
 from racedeck.tournament.record import PlayedMatch
 from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.worker import attach_stream, died_record, run_batch, stream_batch
@@ -99,8 +101,8 @@ class LocalExecutor(Executor):
 
     A bot that takes its worker process down (``os._exit``, a crash in an extension)
     breaks the pool and every batch in flight with it. The pool is then restarted and the
-    matches of those batches are played again one at a time, so that the one that kills
-    its worker is found and recorded as an ``error`` while the others are played as usual.
+    matches of those batches are played again one at a time, each bot in a process of its
+    own, so that the bot that kills its process is found and its seat faulted.
     """
 
     def __init__(self, workers: int) -> None:
@@ -179,9 +181,13 @@ class LocalExecutor(Executor):
                 future.cancel()
 
     def _isolated(self, spec: TournamentSpec, index: int) -> list[PlayedMatch]:
-        """Play one match alone on the pool; if its worker dies, record that instead."""
+        """Play one match alone, every bot in a process of its own.
+
+        A bot that takes its process down then costs its own seat (``run_batch``'s
+        ``isolate``); only if the worker still dies is the match the engine's error.
+        """
         try:
-            return self._pool.submit(run_batch, spec, [index]).result()
+            return self._pool.submit(run_batch, spec, [index], True).result()
         except BrokenProcessPool:
             self._restart()
             return [PlayedMatch(died_record(spec, index))]
@@ -204,11 +210,29 @@ class LocalExecutor(Executor):
         return played
 
     def close(self) -> None:
-        """Stop the worker processes."""
+        """Stop the worker processes (idle by now: the run is over).
+
+        A worker may never exit on its own (a bot left a thread running in it): each gets
+        ``WORKER_EXIT_GRACE`` seconds, then it is killed.
+        """
         if self._stopped:
             return
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        # The pool keeps its processes in a private mapping; it is read to reap them all.
+        workers = list((getattr(self._pool, "_processes", None) or {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + WORKER_EXIT_GRACE
+        for process in workers:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(5)
+        self._pool.shutdown(wait=True)  # its manager thread, once every worker is gone
+        self._stopped = True
         self._stream.close()
+
+
+WORKER_EXIT_GRACE = 5.0
+"""Seconds a finished pool's workers get to exit before they are killed."""
 
 
 IDLE_POLL = 0.05
@@ -250,5 +274,12 @@ def _start_worker(writer: Any, lock: Any) -> None:
 
 
 def _ignore_interrupts() -> None:
-    """Leave Ctrl-C to the parent, which stops the pool and tells how to resume."""
+    """Leave Ctrl-C to the parent, which stops the pool and tells how to resume.
+
+    A worker also dies with the process that started it, so a driver killed outright
+    (``kill -9``) leaves no worker behind.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    proctree.die_with_parent()
+    if os.getppid() == 1:  # the driver was gone before the line above took effect
+        os._exit(1)

@@ -1,6 +1,7 @@
 """The report page: one self-contained HTML file, the table and two inline SVG plots.
 
-No script, no stylesheet or font from the network: the page opens the same offline.
+No script, no stylesheet or font from the network: the page opens the same offline, and
+its content security policy allows nothing else (every name on it is escaped).
 """
 
 from __future__ import annotations
@@ -8,8 +9,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from racedeck.core.errors import RacedeckError
 from racedeck.core.files import write_atomically
+from racedeck.inspect.page import policy
 from racedeck.tournament.report import (
     bot_rows,
     head_to_head_rows,
@@ -152,15 +153,25 @@ def _pairings(standings: Standings) -> str:
     return out
 
 
+STYLE = (
+    "body{font-family:sans-serif;margin:2em;max-width:60em}"
+    "table{border-collapse:collapse}td,th{padding:.3em .8em;border-bottom:1px solid #ddd}"
+    "td{text-align:right}td:first-child,th:first-child{text-align:left}"
+)
+"""The page's one style element."""
+
+POLICY = policy("", STYLE)
+"""The page's content security policy: no script at all, only its own style."""
+
+
 def render_page(standings: Standings) -> str:
     """Return the whole report page."""
     title = html.escape(headline(standings))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">'
         f"<title>{title}</title>"
-        "<style>body{font-family:sans-serif;margin:2em;max-width:60em}"
-        "table{border-collapse:collapse}td,th{padding:.3em .8em;border-bottom:1px solid #ddd}"
-        "td{text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body>"
+        f"<style>{STYLE}</style></head><body>"
         f"<h1>racedeck tournament</h1><p>{title}</p>"
         f"<h2>Standings</h2>{_table(bot_rows(standings))}"
         f"{_pairings(standings)}"
@@ -173,10 +184,8 @@ def render_page(standings: Standings) -> str:
 
 
 def write_page(standings: Standings, path: Path) -> None:
-    """Write the report page to ``path``, under a temporary name first."""
-    what = f"the report page {path}"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise RacedeckError(f"cannot write {what}: {exc.strerror}") from None
-    write_atomically(path, render_page(standings).encode("utf-8"), what)
+    """Write the report page to ``path``, under a temporary name first.
+
+    Like every page racedeck writes, into a folder that exists: a missing one is an error.
+    """
+    write_atomically(path, render_page(standings).encode("utf-8"), f"the report page {path}")

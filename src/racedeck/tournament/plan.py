@@ -96,6 +96,30 @@ def with_log_dir(spec: TournamentSpec, db_path: Path) -> TournamentSpec:
     return _replace(spec, log_dir=str(folder))
 
 
+def resume_spec(spec: TournamentSpec, db_path: Path, plugins_dir: Path | None) -> TournamentSpec:
+    """Return the spec to resume a stored tournament with, loading only code it was allowed.
+
+    A database may come from someone else: resuming must not import the ``.py`` files of
+    a folder it names, nor write logs where it says. The plugins folder is loaded only
+    when ``plugins_dir`` (the user's ``--plugins-dir``) names that same folder, and kept
+    logs go beside the database, as when it was created.
+    """
+    stored = spec.plugins_dir
+    if stored and plugins_dir is None:
+        raise UsageError(
+            f"{db_path} loads plugins from {stored}; resuming runs that folder's code, so "
+            f"say so: racedeck tournament resume {db_path} --plugins-dir {stored}"
+        )
+    if plugins_dir is not None and (
+        not stored or Path(stored).resolve() != plugins_dir.resolve()
+    ):
+        raise UsageError(
+            f"--plugins-dir {plugins_dir} is not the folder {db_path} was run with "
+            f"({stored or 'none'})"
+        )
+    return with_log_dir(_replace(spec, log_dir=""), db_path)
+
+
 def _replace(spec: TournamentSpec, **changes: Any) -> TournamentSpec:
     return msgspec.structs.replace(spec, **changes)
 

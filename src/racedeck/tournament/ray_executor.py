@@ -72,13 +72,18 @@ _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(PlayedMatch)
 
 
-def play_batch(spec: TournamentSpec, indices: Sequence[int], shipped: bool) -> Iterator[bytes]:
+def play_batch(
+    spec: TournamentSpec, indices: Sequence[int], shipped: bool, isolate: bool = False
+) -> Iterator[bytes]:
     """Play a batch on a Ray worker, yielding each match encoded with msgpack as it finishes.
+
+    With ``isolate`` every bot plays in a process of its own (a match played again after
+    its worker died).
 
     With ``shipped``, the worker runs in its node's copy of the ``--plugins-dir`` and
     loads the plugins from there.
     """
-    for played in iter_batch(_here(spec, shipped), indices):
+    for played in iter_batch(_here(spec, shipped), indices, isolate):
         yield _encoder.encode(played)
 
 
@@ -157,7 +162,10 @@ class RayExecutor(Executor):
                         if not batch:
                             break
                         work = _Task(list(batch))
-                    pending[task.remote(spec_ref, work.batch, shipped)] = work
+                    # A single match that crashed its worker is played again with every
+                    # bot in a process of its own: the bot that crashes costs its seat.
+                    isolate = work.crashes > 0 and len(work.batch) == 1
+                    pending[task.remote(spec_ref, work.batch, shipped, isolate)] = work
                 if not pending:
                     return
                 streams = list(pending)

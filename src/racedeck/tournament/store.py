@@ -87,7 +87,7 @@ class Store:
                     db.close()
         except FileWriteError as exc:
             raise StoreError(
-                f"{path}: cannot create the tournament database: {exc.cause}"
+                f"{path}: cannot create the tournament database: {exc.cause or exc}"
             ) from None
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"{path}: cannot create the tournament database: {exc}") from None

@@ -96,12 +96,20 @@ def check_versions(spec: TournamentSpec) -> None:
     _checked.add(key)
 
 
-def run_batch(spec: TournamentSpec, indices: Sequence[int]) -> list[PlayedMatch]:
-    """Play the matches with these indices and return them, in the same order."""
-    return list(iter_batch(spec, indices))
+def run_batch(
+    spec: TournamentSpec, indices: Sequence[int], isolate: bool = False
+) -> list[PlayedMatch]:
+    """Play the matches with these indices and return them, in the same order.
+
+    With ``isolate`` every bot plays in a process of its own: for a match whose worker
+    died, so that the bot that takes its process down is found and its seat faulted.
+    """
+    return list(iter_batch(spec, indices, isolate))
 
 
-def iter_batch(spec: TournamentSpec, indices: Sequence[int]) -> Iterator[PlayedMatch]:
+def iter_batch(
+    spec: TournamentSpec, indices: Sequence[int], isolate: bool = False
+) -> Iterator[PlayedMatch]:
     """Play the matches with these indices, yielding each as soon as it finishes."""
     check_versions(spec)
     registry = registry_for(spec)
@@ -109,7 +117,7 @@ def iter_batch(spec: TournamentSpec, indices: Sequence[int]) -> Iterator[PlayedM
     options = game.parse_options(spec.options)
     schedule = Schedule(spec)
     for index in indices:
-        yield _play(spec, registry, game, options, schedule.match(index))
+        yield _play(spec, registry, game, options, schedule.match(index), isolate)
 
 
 class _Sender:
@@ -167,7 +175,12 @@ def died_record(spec: TournamentSpec, index: int) -> MatchRecord:
 
 
 def _play(
-    spec: TournamentSpec, registry: Registry, game: Any, options: Any, planned: ScheduledMatch
+    spec: TournamentSpec,
+    registry: Registry,
+    game: Any,
+    options: Any,
+    planned: ScheduledMatch,
+    isolate: bool = False,
 ) -> PlayedMatch:
     keep = spec.keep_logs != "none"
     buffer = io.BytesIO() if keep else None
@@ -181,8 +194,9 @@ def _play(
             writer=LogWriter(buffer) if buffer is not None else None,
             fault_policy=spec.fault_policy,
             time_limit=spec.time_limit,
+            isolate=isolate,
         )
-    except Exception as exc:  # a failure to start or play one match must not stop the rest
+    except Exception as exc:  # the engine's own bug: recorded as an error, reported apart
         record = MatchRecord(
             index=planned.index,
             seed=planned.seed,

@@ -20,6 +20,7 @@ from typing import Literal
 
 import msgspec
 
+from racedeck.core.data import read_user_file
 from racedeck.core.errors import DataError
 
 Source = Literal["seed", "published", "proposal"]
@@ -210,10 +211,7 @@ def track_hash(data: TrackData) -> str:
 def read_track_file(path: str | Path) -> TrackData:
     """Read, decode and check a user's track file."""
     origin = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise DataError(f"{origin}: cannot read the track file: {exc.strerror}") from None
+    raw = read_user_file(path, "track file")
     data = decode_track(raw, origin)
     compile_track(data, origin)
     return data

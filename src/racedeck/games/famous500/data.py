@@ -15,12 +15,12 @@ import functools
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
-from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
 
 import msgspec
 
+from racedeck.core.data import read_user_file
 from racedeck.core.errors import DataError
 
 Source = Literal["seed", "published", "proposal", "user"]
@@ -210,10 +210,7 @@ def load_cards(raw: bytes, origin: str) -> CardTable:
 
 def read_file(path: str) -> bytes:
     """Read a user's data file, as ``DataError`` when it cannot be read."""
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return read_user_file(path, "data file")
 
 
 def load_rules(raw: bytes, origin: str = "famous500.json") -> RulesData:
