@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import io
 import pkgutil
+import random
 import threading
 import types
 from collections.abc import Callable, Sequence
@@ -25,9 +26,10 @@ from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import UnknownEventError
 from racedeck.core.game import AnyGame
 from racedeck.core.log import LogWriter
-from racedeck.core.model import NOT_OBSERVED, Action, Event, Observation
-from racedeck.core.rng import Rng
+from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Event, Observation
+from racedeck.core.rng import Rng, engine_stream
 from racedeck.core.runner import run_match
+from racedeck.core.step import NO_CHANCE, choose, resolve
 
 from .cases import GAMES, REGISTRY
 
@@ -247,3 +249,34 @@ def test_the_check_catches_a_game_that_keeps_state() -> None:
     before = _attributes(leaky)
     _matches(leaky, [REGISTRY.bot("random", "high-card")] * 2, range(1))
     assert "attribute _last appeared" in _problems(leaky, before)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_action_a_game_names_for_an_event_is_the_one_that_began_with_it(name: str) -> None:
+    # ``Game.action_of`` lets a log's check resolve one action instead of every legal one:
+    # it must name exactly the action whose first event it was handed, or nothing.
+    game = REGISTRY.game(name)
+    options = game.parse_options(dict(game.conformance_options[0]))
+    players = game.min_players
+    rng = random.Random(7)
+    named = 0
+    for match in range(3):
+        state = game.initial_state(options, players)
+        events = 0
+        while not (step := game.next_step(state)).over:
+            if step.engine:
+                turn = resolve(game, state, ENGINE, None, engine_stream(match, events))
+            else:
+                seat = step.seats[0]
+                legal = game.legal_actions(state, seat)
+                for action in legal:
+                    first = resolve(game, state, seat, action, NO_CHANCE).events[0]
+                    answer = game.action_of(state, seat, first)
+                    if answer is not None:
+                        named += 1
+                        assert choose(legal, answer) is action, (action, first, answer)
+                turn = resolve(game, state, seat, legal[rng.randrange(len(legal))], NO_CHANCE)
+            state = turn.state
+            events += len(turn.events)
+    if name == "lacorsa":
+        assert named > 0, "LACORSA names the action of each of its seat events"

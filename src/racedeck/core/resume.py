@@ -21,7 +21,7 @@ from racedeck.core.game import AnyGame
 from racedeck.core.log import encode
 from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Observation, Options, Result
 from racedeck.core.rng import Rng, bot_stream, engine_stream
-from racedeck.core.step import NO_CHANCE, fold, resolve
+from racedeck.core.step import NO_CHANCE, choose, fold, resolve
 
 
 class ResumedBot(Bot):
@@ -219,7 +219,13 @@ def _first_decision(
     recorded events belong to one of the step's seats.
     """
     for seat in seats:
-        for action in game.legal_actions(state, seat):
+        candidates = game.legal_actions(state, seat)
+        named = game.action_of(state, seat, events[at]) if at < len(events) else None
+        if named is not None:
+            # The game names the one action that begins so: only it can explain the events.
+            listed = choose(candidates, named)
+            candidates = () if listed is None else (listed,)
+        for action in candidates:
             try:
                 turn = resolve(game, state, seat, action, NO_CHANCE)
             except Exception:

@@ -350,6 +350,18 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         elif isinstance(action, Discard):
             turn.emit(Discarded(car=action.car, cards=action.cards))
 
+    def action_of(
+        self, state: LacorsaState, seat: int, event: LacorsaEvent
+    ) -> LacorsaAction | None:
+        """Return the action a seat's first event names: each action emits its own first."""
+        if type(event) is CardsCommitted:
+            return Play(car=event.car, cards=event.cards)
+        if type(event) is Extended:
+            return Extend(car=event.car, card=event.card)
+        if type(event) is Discarded:
+            return Discard(car=event.car, cards=event.cards)
+        return None
+
     def explain_illegal(self, state: LacorsaState, seat: int, action: object) -> str:
         """Say which rule ``action`` breaks."""
         if not isinstance(action, Play | Extend | Discard):
