@@ -10,6 +10,7 @@ import importlib
 import os
 import sys
 import threading
+import time
 import traceback
 from pathlib import Path
 from typing import Annotated, Any
@@ -409,6 +410,13 @@ def run() -> None:
     the command is done; the command's work is over then, so the process ends anyway.
     """
     code = main()
+    # Threads of the command's own (a process pool's manager after Ctrl-C) end within
+    # moments; they get that long, so the interpreter exits normally and multiprocessing
+    # releases its semaphores instead of its resource tracker reporting them leaked.
+    deadline = time.monotonic() + EXIT_GRACE
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread() and not thread.daemon:
+            thread.join(max(0.0, deadline - time.monotonic()))
     if any(
         t.is_alive() and not t.daemon
         for t in threading.enumerate()
@@ -418,3 +426,7 @@ def run() -> None:
         sys.stderr.flush()
         os._exit(code)
     sys.exit(code)
+
+
+EXIT_GRACE = 1.0
+"""Seconds the command's leftover threads get to end before the process ends regardless."""

@@ -205,6 +205,10 @@ class LocalExecutor(Executor):
             process.terminate()
         for process in workers:
             process.join(timeout=2)
+        # With its workers gone the pool's manager thread ends at once; joining it lets
+        # the command exit normally, so that the pool's semaphores are released rather
+        # than reported as leaked by multiprocessing's resource tracker.
+        self._pool.shutdown(wait=True)
         self._stopped = True
         self._stream.close()
         return played
