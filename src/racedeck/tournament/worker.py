@@ -151,13 +151,8 @@ def stream_batch(spec: TournamentSpec, indices: Sequence[int]) -> int:
     """
     if _stream is None:
         raise RuntimeError("stream_batch runs in a worker started with attach_stream")
-    check_versions(spec)
-    registry = registry_for(spec)
-    game = registry.game(spec.game)
-    options = game.parse_options(spec.options)
-    schedule = Schedule(spec)
-    for index in indices:
-        _stream.send(_play(spec, registry, game, options, schedule.match(index)))
+    for played in iter_batch(spec, indices):
+        _stream.send(played)
     return len(indices)
 
 
