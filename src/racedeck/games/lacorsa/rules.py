@@ -38,17 +38,18 @@ from racedeck.games.lacorsa.events import (
 from racedeck.games.lacorsa.options import LacorsaOptions
 from racedeck.games.lacorsa.render import render_observation, render_state
 from racedeck.games.lacorsa.sampling import state_from_observation
-from racedeck.games.lacorsa.state import LacorsaObservation, LacorsaState
+from racedeck.games.lacorsa.state import LacorsaObservation, LacorsaState, Phase
 
 _ENGINE_PHASES = frozenset({"deal", "grid", "reveal", "score"})
 _SEAT_STEPS = tuple(Step((seat,)) for seat in range(12))
 """One step object per seat acting alone: built once, not at every turn."""
 
 
-@functools.cache
-def _steps(seats: tuple[int, ...]) -> Step:
-    """Return the step of these seats choosing at once (a challenge between two seats)."""
-    return Step(seats)
+_PAIR_STEPS = tuple(
+    tuple(Step((min(x, y), max(x, y))) for y in range(len(_SEAT_STEPS)))
+    for x in range(len(_SEAT_STEPS))
+)
+"""``_PAIR_STEPS[x][y]``: seats ``x`` and ``y`` choosing at once (a challenge), in seat order."""
 
 
 def cars_per_player(players: int) -> int:
@@ -92,29 +93,46 @@ _EXTEND_WITH = _table(lambda car, c: Extend(car=car, card=c))
 
 @functools.cache
 def _with_redline(
-    kind: type[Play] | type[Discard], car: int, redline: int, card: int
-) -> LacorsaAction:
-    """Return the action playing the Redline with one other card."""
-    return kind(car=car, cards=(redline, card))
+    kind: type[Play] | type[Discard], car: int, redline: int
+) -> tuple[LacorsaAction | None, ...]:
+    """Return, per card id, the action playing the Redline ``redline`` with that card.
+
+    One row per kind, car and Redline, built on first use: a hand holding the Redline
+    offers it with a card of every other rank, and a lookup per card is much cheaper
+    than building (or looking up) each action by its four arguments.
+    """
+    return tuple(
+        None if c >> 3 == REDLINE else kind(car=car, cards=(redline, c))
+        for c in range(data.card(REDLINE, 7) + 1)
+    )
 
 
 def _plays(
-    car: int, hand: tuple[int, ...], kind: type[Play] | type[Discard]
-) -> list[LacorsaAction]:
-    """One card of each rank, then the Redline with one card of each other rank."""
-    firsts: list[int] = []
+    car: int,
+    hand: tuple[int, ...],
+    singles: tuple[tuple[LacorsaAction, ...], ...],
+    kind: type[Play] | type[Discard],
+) -> tuple[LacorsaAction, ...]:
+    """One card of each rank, then the Redline with one card of each other rank.
+
+    ``singles`` is the table of one-card actions of ``kind`` (``_PLAY_ONE`` or
+    ``_DISCARD_ONE``).
+    """
+    firsts = []
     last_rank = -1
     for c in hand:
         r = c >> 3
         if r != last_rank:
             firsts.append(c)
             last_rank = r
-    row = (_PLAY_ONE if kind is Play else _DISCARD_ONE)[car]
-    actions = [row[c] for c in firsts]
-    if last_rank == REDLINE:
-        redline = firsts.pop()
-        actions.extend([_with_redline(kind, car, redline, c) for c in firsts])
-    return actions
+    actions = tuple(map(singles[car].__getitem__, firsts))
+    if last_rank != REDLINE:
+        return actions
+    redline = firsts.pop()
+    pairs: tuple[LacorsaAction, ...] = tuple(
+        map(_with_redline(kind, car, redline).__getitem__, firsts)  # type: ignore[arg-type]
+    )
+    return actions + pairs
 
 
 @functools.cache
@@ -142,57 +160,63 @@ def _reveal(turn: Turn[LacorsaState, LacorsaEvent]) -> None:
     )
 
 
-def settle(state: LacorsaState, cursor: int, passes: int, lap: int, **changes: Any) -> LacorsaState:
-    """Find the next car to act from ``cursor`` and what it must do; end laps and the race.
+def _next_turn(
+    order: tuple[int, ...],
+    hands: tuple[tuple[int, ...], ...],
+    spaces: tuple[int, ...],
+    cursor: int,
+    passes: int,
+    lap: int,
+) -> tuple[Phase, int, int, int, int, int]:
+    """Return ``(phase, cursor, passes, lap, attacker, defender)`` of the next car to act.
 
     A car with no cards is skipped; a car directly behind another must challenge it;
     otherwise it extends or discards. Past the leader the lap ends, and when any hand
-    is empty then, so does the race. ``changes`` are other fields of the state the event
-    being folded changed, given here so that the state is rebuilt once.
+    is empty then, so does the race. Returned as plain values, not a state, so that the
+    event being folded builds its state once with everything it changed.
     """
-    order = changes.get("order", state.order)
-    hands = changes.get("hands", state.hands)
-    spaces = changes.get("spaces", state.spaces)
     n = len(order)
     while True:
         if cursor >= n:
-            if any(not hand for hand in hands):
-                return replace(
-                    state,
-                    phase="score",
-                    cursor=n,
-                    passes=0,
-                    lap=lap,
-                    attacker=-1,
-                    defender=-1,
-                    **changes,
-                )
+            # Hands are tuples: an empty one equals ``()``.
+            if () in hands:
+                return "score", n, 0, lap, -1, -1
             cursor, passes, lap = 0, 0, lap + 1
         car = order[cursor]
         if not hands[car]:
             cursor, passes = cursor + 1, 0
             continue
-        if cursor + 1 < n and spaces[order[cursor + 1]] == spaces[car] + 1:
-            return replace(
-                state,
-                phase="challenge",
-                cursor=cursor,
-                passes=passes,
-                lap=lap,
-                attacker=car,
-                defender=order[cursor + 1],
-                **changes,
-            )
-        return replace(
-            state,
-            phase="move",
-            cursor=cursor,
-            passes=passes,
-            lap=lap,
-            attacker=-1,
-            defender=-1,
-            **changes,
-        )
+        if cursor + 1 < n:
+            ahead = order[cursor + 1]
+            if spaces[ahead] == spaces[car] + 1:
+                return "challenge", cursor, passes, lap, car, ahead
+        return "move", cursor, passes, lap, -1, -1
+
+
+def settle(state: LacorsaState, cursor: int, passes: int, lap: int, **changes: Any) -> LacorsaState:
+    """Find the next car to act from ``cursor`` and what it must do; end laps and the race.
+
+    ``changes`` are other fields of the state the event being folded changed, given here
+    so that the state is rebuilt once (``_next_turn`` says what follows).
+    """
+    phase, cursor, passes, lap, attacker, defender = _next_turn(
+        changes.get("order", state.order),
+        changes.get("hands", state.hands),
+        changes.get("spaces", state.spaces),
+        cursor,
+        passes,
+        lap,
+    )
+    return replace(
+        state,
+        phase=phase,
+        cursor=cursor,
+        passes=passes,
+        lap=lap,
+        attacker=attacker,
+        defender=defender,
+        **changes,
+    )
 
 
 class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation, LacorsaOptions]):
@@ -267,15 +291,17 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         """Return who acts: the engine, one seat, or the seats with sealed cards to place."""
         phase = state.phase
         owner = state.owner
-        if phase == "move":
-            return _SEAT_STEPS[owner[state.order[state.cursor]]]
         if phase == "challenge":
             a, d = state.attacker, state.defender
-            attacking = state.committed[a] is None
-            defending = state.committed[d] is None and state.hands[d]
-            if attacking and defending and owner[a] != owner[d]:
-                return _steps(tuple(sorted((owner[a], owner[d]))))
+            committed = state.committed
+            attacking = committed[a] is None
+            if attacking and committed[d] is None and state.hands[d]:
+                sa, sd = owner[a], owner[d]
+                if sa != sd:
+                    return _PAIR_STEPS[sa][sd]
             return _SEAT_STEPS[owner[a] if attacking else owner[d]]
+        if phase == "move":
+            return _SEAT_STEPS[owner[state.order[state.cursor]]]
         if phase == "qualify":
             return Step(
                 tuple(sorted({owner[c] for c, x in enumerate(state.committed) if x is None}))
@@ -306,26 +332,42 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
 
     def legal_actions(self, state: LacorsaState, seat: int) -> Sequence[LacorsaAction]:
         """Return every distinct legal action (cards of one rank are interchangeable)."""
-        car = self.deciding_car(state, seat)
-        if car < 0:
+        phase = state.phase
+        if phase == "challenge":
+            # ``deciding_car`` written out for the two phases asked most.
+            owner, committed = state.owner, state.committed
+            car = state.attacker
+            if owner[car] != seat or committed[car] is not None:
+                car = state.defender
+                if owner[car] != seat or committed[car] is not None or not state.hands[car]:
+                    return ()
+            return _plays(car, state.hands[car], _PLAY_ONE, Play)
+        if phase != "move":
+            car = self.deciding_car(state, seat)
+            if car < 0:
+                return ()
+            return _plays(car, state.hands[car], _PLAY_ONE, Play)
+        car = state.order[state.cursor]
+        if state.owner[car] != seat:
             return ()
         hand = state.hands[car]
-        if state.phase != "move":
-            return tuple(_plays(car, hand, Play))
-        actions: list[LacorsaAction] = []
         length = state.options.board_length
-        if not (length and state.spaces[car] >= length - 1):
-            leader = state.cursor == len(state.order) - 1
-            last_rank = -1
-            for c in hand:
-                r = c >> 3
-                if r > DRAFTING:
-                    break
-                if r != last_rank and not (leader and r == DRAFTING):
-                    actions.append(_EXTEND_WITH[car][c])
-                last_rank = r
-        actions.extend(_plays(car, hand, Discard))
-        return tuple(actions)
+        if length and state.spaces[car] >= length - 1:
+            return _plays(car, hand, _DISCARD_ONE, Discard)
+        actions: list[LacorsaAction] = []
+        leader = state.cursor == len(state.order) - 1
+        extend_with = _EXTEND_WITH[car]
+        last_rank = -1
+        for c in hand:
+            r = c >> 3
+            if r > DRAFTING:
+                break
+            if r != last_rank and not (leader and r == DRAFTING):
+                actions.append(extend_with[c])
+            last_rank = r
+        if not actions:
+            return _plays(car, hand, _DISCARD_ONE, Discard)
+        return (*actions, *_plays(car, hand, _DISCARD_ONE, Discard))
 
     def _may_extend(self, state: LacorsaState, car: int) -> bool:
         """Return whether ``car`` may extend: not when the board ends right ahead of it.
@@ -454,7 +496,7 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
             case CardsCommitted():
                 return _committed(state, event)
             case ChallengeResolved():
-                return self._after_challenge(state, event)
+                return _after_challenge(state, event)
             case Extended():
                 return _extended(state, event)
             case Discarded():
@@ -472,42 +514,6 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
                 return _scored(state, event)
             case _:
                 unknown_event(event)
-
-    def _after_challenge(self, state: LacorsaState, event: ChallengeResolved) -> LacorsaState:
-        a, d = event.attacker, event.defender
-        committed = state.committed
-        a_cards, d_cards = committed[a] or (), committed[d] or ()
-        played = state.played + a_cards + d_cards
-        played_by = state.played_by + (a,) * len(a_cards) + (d,) * len(d_cards)
-        cleared = list(committed)
-        cleared[a] = cleared[d] = None
-        cursor = state.cursor
-        if event.winner != a:
-            return settle(
-                state,
-                cursor + 1,
-                0,
-                state.lap,
-                played=played,
-                played_by=played_by,
-                committed=tuple(cleared),
-            )
-        order = list(state.order)
-        order[cursor], order[cursor + 1] = d, a
-        spaces = list(state.spaces)
-        spaces[a], spaces[d] = spaces[d], spaces[a]
-        passes = state.passes + 1
-        return settle(
-            state,
-            cursor + 2 if passes >= 2 else cursor + 1,
-            0 if passes >= 2 else passes,
-            state.lap,
-            played=played,
-            played_by=played_by,
-            committed=tuple(cleared),
-            order=tuple(order),
-            spaces=tuple(spaces),
-        )
 
     def observe(self, state: LacorsaState, seat: int) -> LacorsaObservation:
         """Return what ``seat`` knows: its own hands and every public fact."""
@@ -626,11 +632,17 @@ class LacorsaRulesV1(Lacorsa):
 
 def _committed(state: LacorsaState, event: CardsCommitted) -> LacorsaState:
     car = event.car
+    cards = event.cards
     hands = state.hands
-    hand = _remove(hands[car], event.cards)
+    hand = hands[car]
+    if len(cards) == 1:
+        at = hand.index(cards[0])
+        hand = hand[:at] + hand[at + 1 :]
+    else:
+        hand = _remove(hand, cards)
     hands = (*hands[:car], hand, *hands[car + 1 :])
     committed = state.committed
-    committed = (*committed[:car], event.cards, *committed[car + 1 :])
+    committed = (*committed[:car], cards, *committed[car + 1 :])
     phase = state.phase
     if phase == "qualify":
         if None not in committed:
@@ -642,17 +654,82 @@ def _committed(state: LacorsaState, event: CardsCommitted) -> LacorsaState:
     return replace(state, hands=hands, committed=committed, phase=phase)
 
 
+
+
+def _after_challenge(state: LacorsaState, event: ChallengeResolved) -> LacorsaState:
+    a, d = event.attacker, event.defender
+    committed = state.committed
+    a_cards, d_cards = committed[a] or (), committed[d] or ()
+    # One copy of the growing tuples each: the two plays are joined first.
+    played = state.played + (a_cards + d_cards)
+    played_by = state.played_by + ((a,) * len(a_cards) + (d,) * len(d_cards))
+    cars = len(committed)
+    down = (committed[a] is not None) + (committed[d] is not None)
+    if a != d and committed.count(None) + down == cars:
+        # Only the two cars of the challenge had cards down (always, in play).
+        cleared: tuple[tuple[int, ...] | None, ...] = (None,) * cars
+    else:
+        rest = list(committed)
+        rest[a] = rest[d] = None
+        cleared = tuple(rest)
+    cursor = state.cursor
+    order, spaces = state.order, state.spaces
+    if event.winner != a:
+        phase, cursor, passes, lap, attacker, defender = _next_turn(
+            order, state.hands, spaces, cursor + 1, 0, state.lap
+        )
+    else:
+        ahead = list(order)
+        ahead[cursor], ahead[cursor + 1] = d, a
+        order = tuple(ahead)
+        moved = list(spaces)
+        moved[a], moved[d] = moved[d], moved[a]
+        spaces = tuple(moved)
+        passes = state.passes + 1
+        if passes >= 2:
+            cursor, passes = cursor + 2, 0
+        else:
+            cursor += 1
+        phase, cursor, passes, lap, attacker, defender = _next_turn(
+            order, state.hands, spaces, cursor, passes, state.lap
+        )
+    return replace(
+        state,
+        phase=phase,
+        cursor=cursor,
+        passes=passes,
+        lap=lap,
+        attacker=attacker,
+        defender=defender,
+        played=played,
+        played_by=played_by,
+        committed=cleared,
+        order=order,
+        spaces=spaces,
+    )
+
+
 def _extended(state: LacorsaState, event: Extended) -> LacorsaState:
     car = event.car
     hands = state.hands
-    hands = (*hands[:car], _remove(hands[car], (event.card,)), *hands[car + 1 :])
-    return settle(
+    hand = hands[car]
+    at = hand.index(event.card)
+    hands = (*hands[:car], hand[:at] + hand[at + 1 :], *hands[car + 1 :])
+    spaces = state.spaces
+    spaces = (*spaces[:car], spaces[car] + 1, *spaces[car + 1 :])
+    phase, cursor, passes, lap, attacker, defender = _next_turn(
+        state.order, hands, spaces, state.cursor + 1, 0, state.lap
+    )
+    return replace(
         state,
-        state.cursor + 1,
-        0,
-        state.lap,
+        phase=phase,
+        cursor=cursor,
+        passes=passes,
+        lap=lap,
+        attacker=attacker,
+        defender=defender,
         hands=hands,
-        spaces=_set(state.spaces, car, state.spaces[car] + 1),
+        spaces=spaces,
         played=(*state.played, event.card),
         played_by=(*state.played_by, car),
     )
@@ -660,16 +737,23 @@ def _extended(state: LacorsaState, event: Extended) -> LacorsaState:
 
 def _discarded(state: LacorsaState, event: Discarded) -> LacorsaState:
     car = event.car
+    cards = event.cards
     hands = state.hands
-    hands = (*hands[:car], _remove(hands[car], event.cards), *hands[car + 1 :])
-    return settle(
+    hands = (*hands[:car], _remove(hands[car], cards), *hands[car + 1 :])
+    phase, cursor, passes, lap, attacker, defender = _next_turn(
+        state.order, hands, state.spaces, state.cursor + 1, 0, state.lap
+    )
+    return replace(
         state,
-        state.cursor + 1,
-        0,
-        state.lap,
+        phase=phase,
+        cursor=cursor,
+        passes=passes,
+        lap=lap,
+        attacker=attacker,
+        defender=defender,
         hands=hands,
-        played=state.played + event.cards,
-        played_by=state.played_by + (car,) * len(event.cards),
+        played=state.played + cards,
+        played_by=state.played_by + (car,) * len(cards),
     )
 
 
