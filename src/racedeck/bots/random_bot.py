@@ -16,4 +16,7 @@ class RandomBot(Bot):
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Return a uniformly drawn legal action."""
-        return legal[rng.randrange(len(legal))]
+        if legal:
+            # The same draw as ``randrange(len(legal))``, one call shorter.
+            return rng.choice(legal)
+        return legal[rng.randrange(0)]  # raises: nothing to choose from

@@ -9,10 +9,12 @@ so the runner re-raises only what was marked.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import signal
 import threading
 from collections.abc import Iterator
 from types import FrameType
+from typing import Any
 
 
 class _State:
@@ -34,20 +36,27 @@ def _on_sigint(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+# The ``signal`` module's own functions turn every handler they return into an enum
+# member, through a ValueError raised and caught for a function: tens of microseconds a
+# match. Watching a match swaps SIGINT's handler twice, so it uses the C functions.
+_raw_signal: Any = importlib.import_module("_signal")
+_SIGINT = int(signal.SIGINT)
+
+
 @contextlib.contextmanager
 def watching() -> Iterator[None]:
     """Mark Ctrl-C as a real interrupt while the block runs (main thread, default handler)."""
     if (
         threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        or _raw_signal.getsignal(_SIGINT) is not signal.default_int_handler
     ):
         yield
         return
-    signal.signal(signal.SIGINT, _on_sigint)
+    _raw_signal.signal(_SIGINT, _on_sigint)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _raw_signal.signal(_SIGINT, signal.default_int_handler)
 
 
 def is_bots_own(exc: BaseException) -> bool:

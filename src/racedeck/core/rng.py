@@ -28,8 +28,10 @@ def stream(seed: int, name: str) -> Rng:
 class _LazyStream(random.Random):
     """A stream that derives and seeds itself only when first drawn from.
 
-    Most engine steps (revealing sealed cards, scoring) draw nothing; seeding costs
-    microseconds, which add up over the engine steps of a short race.
+    Seeding a generator costs microseconds (hashing the name, then Mersenne Twister's
+    initialisation), which add up over the engine steps of a short race (most draw
+    nothing) and over the bots of a match (a heuristic bot never draws). What it draws is
+    exactly what ``stream(seed, name)`` draws.
     """
 
     def __init__(self, seed: int, name: str) -> None:
@@ -37,14 +39,17 @@ class _LazyStream(random.Random):
         self.gauss_next = None
         self._pending: tuple[int, str] | None = (seed, name)
 
+    def _started(self) -> None:
+        """Send later draws straight to the C generator, not through this class."""
+        self._pending = None
+        self.random = super().random  # type: ignore[method-assign]
+        self.getrandbits = super().getrandbits  # type: ignore[method-assign]
+
     def _start(self) -> None:
         if self._pending is not None:
             seed, name = self._pending
-            self._pending = None
+            self._started()
             super().seed(derive_seed(seed, name))
-            # Seeded now: later draws go straight to the C generator, not through here.
-            self.random = super().random  # type: ignore[method-assign]
-            self.getrandbits = super().getrandbits  # type: ignore[method-assign]
 
     def random(self) -> float:
         """Return the next float in [0, 1)."""
@@ -61,6 +66,20 @@ class _LazyStream(random.Random):
         self._start()
         return super().getstate()
 
+    def setstate(self, state: Any) -> None:
+        """Restore a state from ``getstate``: the stream's own seed is no longer wanted."""
+        self._started()
+        super().setstate(state)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        """Seed the generator afresh: the stream's own seed is no longer wanted."""
+        self._started()
+        super().seed(a, version)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (for a bot's own process) or copied as a plain generator in the same state.
+        return (random.Random, (), self.getstate())
+
 
 def engine_stream(seed: int, event_count: int) -> Rng:
     """Return the engine's generator for the decision taken after ``event_count`` events.
@@ -72,5 +91,5 @@ def engine_stream(seed: int, event_count: int) -> Rng:
 
 
 def bot_stream(seed: int, seat: int) -> Rng:
-    """Return the private generator of the bot in ``seat``."""
-    return stream(seed, f"bot/{seat}")
+    """Return the private generator of the bot in ``seat`` (seeded when it first draws)."""
+    return _LazyStream(seed, f"bot/{seat}")

@@ -196,11 +196,10 @@ def run_match(
     players = len(seats)
     game.check_players(options, players)
     limits = seat_limits(seats, time_limit)
-    can_isolate = isolation.available()
     bots: list[Bot] = []
     failed: list[tuple[int, str]] = []
     for seat, (spec, limit) in enumerate(zip(seats, limits, strict=True)):
-        if (limit is not None or isolate) and can_isolate:
+        if (limit is not None or isolate) and isolation.available():
             # Made and played in a process of its own, which the limit can always stop.
             bots.append(IsolatedBot(spec.factory, limit))
             limits[seat] = None
