@@ -220,12 +220,78 @@ class Ismcts(Bot):
         assert game is not None
         next_step, legal_actions, resolve = game.next_step, game.legal_actions, game.resolve
         exploration = self.budget.exploration
-        randbelow = rng.randrange
-        policy, epsilon = self._policy, self.budget.epsilon
+        policy = self._policy
         sealed, mix, bias = self.budget.sealed, self.budget.mix, self._bias
         own = self._seat
         node: _Node | None = root
         path: list[tuple[int, Row, Update]] = []
+        steps = 0
+        # Down the tree until a node is added (or the match ends), then a playout.
+        while node is not None:
+            step = next_step(state)
+            if step.engine:
+                turn: Turn[Any, Any] = Turn(game, state, rng)
+                resolve(turn, ENGINE, None)
+                state = turn.state
+                steps += 1
+                continue
+            seats = step.seats
+            if not seats:
+                break
+            joint = []
+            for seat in seats:
+                table = node.tables.get(seat)
+                if table is None:
+                    table = node.tables[seat] = {}
+                legal = legal_actions(state, seat)
+                prior = None
+                if policy is not None and len(legal) > 1:
+                    prior = partial(
+                        _node_favourite, node, game, policy[seat], state, seat, legal, rng
+                    )
+                update: Update = None
+                # The searching seat best-responds (UCB1) to the others' learnt mix.
+                if len(seats) > 1 and seat != own and sealed != "ucb1":
+                    action, stats, update = select_sealed(table, legal, sealed, mix, rng, prior)
+                else:
+                    action, stats = select_ucb1(table, legal, exploration, rng, prior, bias)
+                joint.append(action)
+                path.append((seat, stats, update))
+            key = joint[0] if len(joint) == 1 else tuple(joint)
+            child = node.children.get(key)
+            if child is None:
+                node.children[key] = _Node()
+                node = None
+            else:
+                node = child
+            turn = Turn(game, state, NO_CHANCE)
+            for seat, action in zip(seats, joint, strict=True):
+                resolve(turn, seat, action)
+                steps += 1
+            state = turn.state
+        else:
+            state, played = self._playout(game, state, rng)
+            steps += played
+        reward = rewards(game.result(state), self.budget.rank_weight)
+        for seat, stats, update in path:
+            stats[0] += 1
+            stats[1] += reward[seat]
+            if update is not None:
+                learn(sealed, stats, update, reward[seat])
+        return steps
+
+    def _playout(self, game: AnyGame, state: Any, rng: random.Random) -> tuple[Any, int]:
+        """Play from ``state`` to the end of the match; return the final state and the steps.
+
+        Uniformly, or as the seats' heuristic bots would with chance ``epsilon`` of a
+        uniform choice instead (and a uniform one where a heuristic fails or answers
+        something not legal). This is where a search spends most of its time, so the
+        policy is written out here rather than called a decision at a time.
+        """
+        next_step, legal_actions, resolve = game.next_step, game.legal_actions, game.resolve
+        observe = game.observe
+        policy, epsilon = self._policy, self.budget.epsilon
+        draw, randrange = rng.random, rng.randrange
         steps = 0
         while True:
             step = next_step(state)
@@ -237,53 +303,35 @@ class Ismcts(Bot):
                 continue
             seats = step.seats
             if not seats:
-                break
-            if node is not None:
-                joint = []
-                for seat in seats:
-                    table = node.tables.get(seat)
-                    if table is None:
-                        table = node.tables[seat] = {}
-                    legal = legal_actions(state, seat)
-                    prior = None
-                    if policy is not None and len(legal) > 1:
-                        prior = partial(
-                            _node_favourite, node, game, policy[seat], state, seat, legal, rng
-                        )
-                    update: Update = None
-                    # The searching seat best-responds (UCB1) to the others' learnt mix.
-                    if len(seats) > 1 and seat != own and sealed != "ucb1":
-                        action, stats, update = select_sealed(table, legal, sealed, mix, rng, prior)
-                    else:
-                        action, stats = select_ucb1(table, legal, exploration, rng, prior, bias)
-                    joint.append(action)
-                    path.append((seat, stats, update))
-                key = joint[0] if len(joint) == 1 else tuple(joint)
-                child = node.children.get(key)
-                if child is None:
-                    node.children[key] = _Node()
-                    node = None
-                else:
-                    node = child
-            elif policy is None:
-                joint = []
-                for seat in seats:
-                    legal = legal_actions(state, seat)
-                    joint.append(legal[randbelow(len(legal))])
-            else:
-                joint = [_guided(game, policy[seat], state, seat, epsilon, rng) for seat in seats]
+                return state, steps
+            # Every seat of a sealed step chooses from the same state, before any is resolved.
+            joint: list[Action] = []
+            for seat in seats:
+                legal = legal_actions(state, seat)
+                count = len(legal)
+                if policy is None:
+                    joint.append(legal[randrange(count)])
+                    continue
+                if count == 1:
+                    joint.append(legal[0])
+                    continue
+                listed = None
+                if draw() >= epsilon:
+                    try:
+                        answer = policy[seat].act(observe(state, seat), legal, rng)
+                    except Exception:  # a heuristic that trips on a sampled state plays randomly
+                        answer = None
+                    if answer is not None:
+                        listed = choose(legal, answer)
+                joint.append(legal[randrange(count)] if listed is None else listed)
             turn = Turn(game, state, NO_CHANCE)
-            for seat, action in zip(seats, joint, strict=True):
-                resolve(turn, seat, action)
-                steps += 1
+            if len(joint) == 1:
+                resolve(turn, seats[0], joint[0])
+            else:
+                for seat, action in zip(seats, joint, strict=True):
+                    resolve(turn, seat, action)
+            steps += len(seats)
             state = turn.state
-        reward = rewards(game.result(state), self.budget.rank_weight)
-        for seat, stats, update in path:
-            stats[0] += 1
-            stats[1] += reward[seat]
-            if update is not None:
-                learn(sealed, stats, update, reward[seat])
-        return steps
 
 
 def _heuristics(game: AnyGame, players: int, options: Options) -> list[Bot] | None:
@@ -341,22 +389,3 @@ def _favourite(
     except Exception:  # a heuristic that trips on a sampled state gives no advice
         return None
     return action
-
-
-def _guided(
-    game: AnyGame, bot: Bot, state: Any, seat: int, epsilon: float, rng: random.Random
-) -> Action:
-    """Return the heuristic's action, or with chance ``epsilon`` (or if it fails) a random one."""
-    legal: Sequence[Action] = game.legal_actions(state, seat)
-    if len(legal) == 1:
-        return legal[0]
-    if rng.random() >= epsilon:
-        try:
-            action: Action | None = bot.act(game.observe(state, seat), legal, rng)
-        except Exception:  # a heuristic that trips on a sampled state plays randomly there
-            action = None
-        if action is not None:
-            listed = choose(legal, action)
-            if listed is not None:
-                return listed
-    return legal[rng.randrange(len(legal))]
