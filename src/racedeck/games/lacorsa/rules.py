@@ -94,17 +94,15 @@ _EXTEND_WITH = _table(lambda car, c: Extend(car=car, card=c))
 @functools.cache
 def _with_redline(
     kind: type[Play] | type[Discard], car: int, redline: int
-) -> tuple[LacorsaAction | None, ...]:
+) -> tuple[LacorsaAction, ...]:
     """Return, per card id, the action playing the Redline ``redline`` with that card.
 
     One row per kind, car and Redline, built on first use: a hand holding the Redline
     offers it with a card of every other rank, and a lookup per card is much cheaper
-    than building (or looking up) each action by its four arguments.
+    than building (or looking up) each action by its four arguments. (The row's entries
+    for the Redlines themselves are never offered.)
     """
-    return tuple(
-        None if c >> 3 == REDLINE else kind(car=car, cards=(redline, c))
-        for c in range(data.card(REDLINE, 7) + 1)
-    )
+    return tuple(kind(car=car, cards=(redline, c)) for c in range(data.card(REDLINE, 7) + 1))
 
 
 def _plays(
@@ -125,14 +123,16 @@ def _plays(
         if r != last_rank:
             firsts.append(c)
             last_rank = r
-    actions = tuple(map(singles[car].__getitem__, firsts))
+    row = singles[car]
     if last_rank != REDLINE:
-        return actions
+        return tuple([row[c] for c in firsts])
     redline = firsts.pop()
-    pairs: tuple[LacorsaAction, ...] = tuple(
-        map(_with_redline(kind, car, redline).__getitem__, firsts)  # type: ignore[arg-type]
-    )
-    return actions + pairs
+    pairs = _with_redline(kind, car, redline)
+    return (*[row[c] for c in firsts], row[redline], *[pairs[c] for c in firsts])
+
+
+_NONES = tuple((None,) * cars for cars in range(_MAX_CARS + 1))
+"""``(None,) * cars`` for every number of cars, built once."""
 
 
 @functools.cache
@@ -520,36 +520,50 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         owner = state.owner
         hands = state.hands
         committed = state.committed
+        cars = len(owner)
         mine = _cars_of(owner, seat)
-        seen_hands: list[tuple[int, ...] | None] = [None] * len(owner)
-        own_committed: list[tuple[int, ...] | None] = [None] * len(owner)
-        for car in mine:
-            if hands:
-                seen_hands[car] = hands[car]
-            if committed:
-                own_committed[car] = committed[car]
-        sizes = [len(h) for h in hands]
-        flags = [x is not None for x in committed]
-        if True in flags:
+        sizes = list(map(len, hands))
+        if committed.count(None) == len(committed):
+            # Nothing face down (most of a race): no flags to set, no sizes to add to.
+            flags: tuple[bool, ...] = (False,) * len(committed)
+            own_committed: tuple[tuple[int, ...] | None, ...] = (None,) * cars if flags else ()
+        else:
+            flags = tuple([x is not None for x in committed])
             # Sealed cards still count in the hand size until they are revealed.
             for car, x in enumerate(committed):
                 if x is not None:
                     sizes[car] += len(x)
+            held: list[tuple[int, ...] | None] = [None] * cars
+            for car in mine:
+                held[car] = committed[car]
+            own_committed = tuple(held)
+        if not hands:
+            seen_hands: tuple[tuple[int, ...] | None, ...] = ()
+        elif len(mine) == 1:
+            car = mine[0]
+            seen_hands = (*_NONES[car], hands[car], *_NONES[cars - car - 1])
+        else:
+            shown: list[tuple[int, ...] | None] = [None] * cars
+            for car in mine:
+                shown[car] = hands[car]
+            seen_hands = tuple(shown)
+        phase = state.phase
+        order = state.order
         return LacorsaObservation(
             seat=seat,
             players=state.players,
             owner=owner,
-            phase=state.phase,
+            phase=phase,
             race=state.race,
             races=state.options.races,
             lap=state.lap,
-            hands=tuple(seen_hands) if hands else (),
+            hands=seen_hands,
             hand_sizes=tuple(sizes),
-            committed=tuple(flags),
-            own_committed=tuple(own_committed) if committed else (),
-            order=state.order,
+            committed=flags,
+            own_committed=own_committed,
+            order=order,
             spaces=state.spaces,
-            active_car=state.order[state.cursor] if state.phase in ("move", "challenge") else -1,
+            active_car=order[state.cursor] if phase == "move" or phase == "challenge" else -1,
             passes=state.passes,
             attacker=state.attacker,
             defender=state.defender,
@@ -640,9 +654,13 @@ def _committed(state: LacorsaState, event: CardsCommitted) -> LacorsaState:
         hand = hand[:at] + hand[at + 1 :]
     else:
         hand = _remove(hand, cards)
-    hands = (*hands[:car], hand, *hands[car + 1 :])
-    committed = state.committed
-    committed = (*committed[:car], cards, *committed[car + 1 :])
+    # A list copy and a tuple: cheaper than joining slices around the changed entry.
+    changed = list(hands)
+    changed[car] = hand
+    hands = tuple(changed)
+    down = list(state.committed)
+    down[car] = cards
+    committed = tuple(down)
     phase = state.phase
     if phase == "qualify":
         if None not in committed:
@@ -714,9 +732,12 @@ def _extended(state: LacorsaState, event: Extended) -> LacorsaState:
     hands = state.hands
     hand = hands[car]
     at = hand.index(event.card)
-    hands = (*hands[:car], hand[:at] + hand[at + 1 :], *hands[car + 1 :])
-    spaces = state.spaces
-    spaces = (*spaces[:car], spaces[car] + 1, *spaces[car + 1 :])
+    changed = list(hands)
+    changed[car] = hand[:at] + hand[at + 1 :]
+    hands = tuple(changed)
+    moved = list(state.spaces)
+    moved[car] += 1
+    spaces = tuple(moved)
     phase, cursor, passes, lap, attacker, defender = _next_turn(
         state.order, hands, spaces, state.cursor + 1, 0, state.lap
     )
@@ -739,7 +760,9 @@ def _discarded(state: LacorsaState, event: Discarded) -> LacorsaState:
     car = event.car
     cards = event.cards
     hands = state.hands
-    hands = (*hands[:car], _remove(hands[car], cards), *hands[car + 1 :])
+    changed = list(hands)
+    changed[car] = _remove(hands[car], cards)
+    hands = tuple(changed)
     phase, cursor, passes, lap, attacker, defender = _next_turn(
         state.order, hands, state.spaces, state.cursor + 1, 0, state.lap
     )

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from racedeck.games.lacorsa.state import LacorsaState
+
 
 def state_from_observation(observation: Any, options: Any) -> Any:
     """Rebuild a LACORSA state from a seat's observation, other cars' cards as placeholders."""
-    from racedeck.games.lacorsa.state import LacorsaState
-
     obs = observation
     hands: list[tuple[int, ...]] = []
     committed: list[tuple[int, ...] | None] = []
