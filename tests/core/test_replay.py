@@ -110,3 +110,46 @@ def test_an_event_the_game_cannot_fold_is_a_log_error_naming_its_line(
     report = diff_logs(catalogue, log, edited)
     assert report.divergence is not None and report.divergence.seq == seq
     assert report.divergence.b.error.startswith("IndexError")
+
+
+def test_replaying_a_complete_log_folds_each_event_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checking that every event follows from a decision folds the events: not a second fold.
+
+    (For a game that names each seat's action, ``Game.action_of``, as LACORSA does; another
+    game's seat decisions resolve each legal action until one gives the recorded events.)
+    """
+    name = "lacorsa"
+    registry = load_registry(entry_points=False)
+    plan = plan_match(registry, name, ["heuristic", "random"], 3, {})
+    path = tmp_path / "match.jsonl"
+    play_to_log(plan, path)
+    game = registry.game(name)
+    folds = 0
+    evolve = type(game).evolve
+
+    def counting(self: AnyGame, state: object, event: object) -> object:
+        nonlocal folds
+        folds += 1
+        return evolve(self, state, event)
+
+    monkeypatch.setattr(type(game), "evolve", counting)
+    replay = replay_log(registry, path)
+    assert replay.complete and replay.error is None
+    assert folds == replay.events
+
+
+def test_replay_at_an_event_inside_a_decision_gives_the_state_after_it(tmp_path: Path) -> None:
+    """A challenge's two sealed cards and its outcome are one decision's events."""
+    registry = load_registry(entry_points=False)
+    plan = plan_match(registry, "lacorsa", ["random", "random", "random"], 4, {"races": 1})
+    path = tmp_path / "match.jsonl"
+    play_to_log(plan, path)
+    game = registry.game("lacorsa")
+    initial = game.initial_state(game.parse_options({"races": 1}), 3)
+    with LogReader(path) as reader:
+        folded = fold_log(game, initial, reader, str(path))
+        states = [state for entry, _event, state in folded if entry.event is not None]
+    for at in range(len(states)):
+        assert replay_log(registry, path, at=at).state == states[at]

@@ -42,10 +42,11 @@ from racedeck.core.log import (
     encode,
     open_log,
 )
-from racedeck.core.model import Options
-from racedeck.core.resume import unexplained_event, watched
+from racedeck.core.model import ENGINE, Options
+from racedeck.core.resume import first_decision, same_events, unexplained_event, watched
+from racedeck.core.rng import engine_stream
 from racedeck.core.runner import MatchOutcome, run_match, state_hash
-from racedeck.core.step import fold, folder
+from racedeck.core.step import fold, folder, resolve
 
 
 @dataclass
@@ -254,20 +255,48 @@ def replay_log(
             game, options = open_game(catalogue, reader.header, str(path))
             initial = game.initial_state(options, reader.header.players)
             replay = Replay(reader.header, game, options, initial, 0)
-            events: list[tuple[int, Any]] = []
-            for entry, event, state in fold_log(game, initial, reader, reader.path):
-                if entry.event is None:
-                    if entry.fault is not None:
-                        replay.faults.append(entry.fault)
-                    elif entry.debug is not None:
-                        replay.debug.append(entry.debug)
-                    continue
-                # Kept up to date as it goes: a bad line later leaves the intact prefix.
-                replay.state = state
-                replay.events = entry.seq + 1
-                events.append((entry.line, event))
-                if at is not None and entry.seq == at:
-                    snapshot = (state, at + 1, len(replay.faults), len(replay.debug))
+            # Read (hash chain, sequence, decoding) first, then fold: a complete log's
+            # events are folded by deciding them again (``fold_deciding``), once each.
+            entries: list[tuple[LogEntry, Any]] = []
+            aside: list[LogEntry] = []
+            read_error: LogError | None = None
+            decode = game.event_decoder.decode
+            try:
+                for entry in reader:
+                    raw = entry.event
+                    if raw is None:
+                        aside.append(entry)
+                        continue
+                    try:
+                        event = decode(raw)
+                    except (msgspec.DecodeError, RecursionError):
+                        decode_event(game, entry, reader.path)  # raises the error naming the line
+                        raise
+                    entries.append((entry, event))
+            except LogError as exc:
+                read_error = exc
+            complete = read_error is None and reader.result is not None
+            folded = fold_deciding(game, reader.header, initial, entries, reader.path, at, complete)
+            # An event the game refuses comes before any line the reader refused after it.
+            error = folded.refused or read_error
+            end = error.line if error is not None else reader.lines_read + 1
+            for note in aside:
+                if note.line >= end:
+                    break
+                if note.fault is not None:
+                    replay.faults.append(note.fault)
+                elif note.debug is not None:
+                    replay.debug.append(note.debug)
+            if folded.folded:
+                replay.state = folded.state
+                replay.events = entries[folded.folded - 1][0].seq + 1
+            if folded.at_state is not None and at is not None:
+                line = entries[at][0].line
+                faults = sum(1 for n in aside if n.line < line and n.fault is not None)
+                debug = sum(1 for n in aside if n.line < line and n.debug is not None)
+                snapshot = (folded.at_state, at + 1, faults, debug)
+            if error is not None:
+                raise error
             replay.result = reader.result
             if reader.result is not None:
                 replay.error = check_result(
@@ -277,7 +306,7 @@ def replay_log(
                     reader.result,
                     str(path),
                     reader.result_line,
-                    events,
+                    decided=folded.unexplained,
                 )
     except LogError as exc:
         if replay is None:
@@ -298,6 +327,10 @@ def replay_log(
     return replay
 
 
+_UNCHECKED: Any = object()
+"""``check_result``'s ``decided`` when the decisions are yet to be checked."""
+
+
 def check_result(
     game: AnyGame,
     header: Header,
@@ -306,17 +339,23 @@ def check_result(
     path: str,
     line: int,
     events: Sequence[tuple[int, Any]] | None = None,
+    decided: LogError | None = _UNCHECKED,
 ) -> LogError | None:
     """Return why a result line does not follow from the folded events (None if it does).
 
     The fault lines and the forfeit were checked by the reader; here the final state
-    must be the one the result names, a match without a forfeit must have ended, and its
-    result must be the game's own result of that state.
+    must be the one the result names, every event must follow from a decision
+    (``check_decisions``, unless the caller checked them as it folded and gives the
+    answer as ``decided``), a match without a forfeit must have ended, and its result
+    must be the game's own result of that state.
     """
     same_schema = header.state_version == game.state_version
     if same_schema and state_hash(state) != result.state_hash:
         return LogError(path, line, "the final state does not match the result line's state hash")
-    if events is not None:
+    if decided is not _UNCHECKED:
+        if decided is not None:
+            return decided
+    elif events is not None:
         error = check_decisions(game, header, events, path)
         if error is not None:
             return error
@@ -357,6 +396,112 @@ def check_decisions(
         f"event {at} follows from no legal action and not from the engine's seed: "
         "the log was edited",
     )
+
+
+@dataclass
+class Folded:
+    """A log's events folded by ``fold_deciding``."""
+
+    state: Any
+    """The state after the last event folded."""
+    folded: int
+    """How many events were folded: all of them, unless the game refused one."""
+    at_state: Any = None
+    """The state after the event asked for, once folded."""
+    unexplained: LogError | None = None
+    """Why the events do not follow from decisions (None: they do, or were not checked)."""
+    refused: UnfoldableEvent | None = None
+    """The event the game refused to fold, if one was."""
+
+
+def fold_deciding(
+    game: AnyGame,
+    header: Header,
+    initial: Any,
+    entries: Sequence[tuple[LogEntry, Any]],
+    path: str,
+    at: int | None = None,
+    check: bool = True,
+) -> Folded:
+    """Fold a log's decoded events from ``initial``; with ``check``, check their decisions.
+
+    Every event must follow from a decision (``racedeck.core.resume.unexplained_event``,
+    whose test this makes as it goes): the engine's, decided again from the seed, or the
+    seat's action the game names or one of its legal actions. While they do, the state is
+    the one each decision's turn left after producing exactly the recorded events, so
+    each event is folded once, by that turn, rather than folded from the log and then
+    again by the check. From the first event no decision explains (and for a fork's
+    copied prefix, and every event when ``check`` is off: a log cut short is not
+    checked) the recorded events are folded as they are, as ``fold_log`` folds them, and
+    the first event the game refuses ends the fold.
+    """
+    evolve = folder(game)
+    events = [event for _entry, event in entries]
+    count = len(events)
+    folded = Folded(initial, 0)
+
+    def as_recorded(state: Any, start: int, end: int = count) -> Folded:
+        folded.state, folded.folded = state, start
+        for index in range(start, end):
+            try:
+                state = evolve(state, events[index])
+            except Exception as exc:  # an edited log may hold an event no match could produce
+                folded.refused = UnfoldableEvent(
+                    path, entries[index][0], f"{type(exc).__name__}: {exc}"
+                )
+                return folded
+            folded.state, folded.folded = state, index + 1
+            if index == at:
+                folded.at_state = state
+        return folded
+
+    if not check:
+        return as_recorded(initial, 0)
+    # A fork's copied prefix was decided with its parent's seed: taken as it is.
+    start = min(header.fork.at + 1, count) if header.fork is not None else 0
+    if as_recorded(initial, 0, start).refused is not None:
+        return folded
+    state = folded.state
+    index = start
+    seed = header.seed
+    try:
+        while index < count:
+            step = game.next_step(state)
+            if step.engine:
+                try:
+                    turn = resolve(game, state, ENGINE, None, engine_stream(seed, index))
+                except Exception:  # the engine cannot decide here: the log does not follow
+                    break
+                produced, after = turn.events, turn.state
+                size = len(produced)
+                if not size or not same_events(events[index : index + size], produced):
+                    break
+            elif step.seats:
+                produced, after = first_decision(game, state, step.seats, events, index)
+                size = len(produced)
+                # ``first_decision`` compared them, unless the log ends inside the decision.
+                if not size or index + size > count:
+                    break
+            else:
+                break  # events after the match ended
+            if at is not None and index <= at < index + size:
+                # The state inside a decision's events, folded from the log's events.
+                folded.at_state = fold(game, state, events[index : at + 1])
+            state = after
+            index += size
+    except Exception as exc:  # an edited log may reach states no decision handles
+        folded.unexplained = LogError(path, 1, f"the events do not follow from decisions: {exc}")
+        return as_recorded(state, index)
+    folded.state, folded.folded = state, index
+    if index < count:
+        folded.unexplained = LogError(
+            path,
+            entries[index][0].line,
+            f"event {index} follows from no legal action and not from the engine's seed: "
+            "the log was edited",
+        )
+        return as_recorded(state, index)
+    return folded
 
 
 def _as_json(value: Any) -> Any:

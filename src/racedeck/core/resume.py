@@ -72,7 +72,7 @@ def _seat_events(
                 continue
             produced = turn.events
             # Compared as canonical bytes: a game may build a tuple field from a list.
-            if produced and _same(events[at : at + len(produced)], produced):
+            if produced and same_events(events[at : at + len(produced)], produced):
                 current = turn.state
                 at += len(produced)
                 counts.append(len(produced))
@@ -82,7 +82,10 @@ def _seat_events(
     return counts, current
 
 
-def _same(recorded: Sequence[Any], produced: Sequence[Any]) -> bool:
+def same_events(recorded: Sequence[Any], produced: Sequence[Any]) -> bool:
+    """Return whether a decision ``produced`` exactly the ``recorded`` events."""
+    if recorded == produced:  # two lists of equal events: the usual answer, in one comparison
+        return True
     return len(recorded) == len(produced) and all(
         a == b or encode(a) == encode(b) for a, b in zip(recorded, produced, strict=True)
     )
@@ -160,10 +163,11 @@ def split_decision(
             turn = resolve(game, state, ENGINE, None, engine_stream(seed, at))
             produced, after = turn.events, turn.state
         elif step.seats:
-            produced, after = _first_decision(game, state, step.seats, events, at)
+            produced, after = first_decision(game, state, step.seats, events, at)
         else:
             return None
-        if not produced or not _same(events[at : at + len(produced)], produced[: len(events) - at]):
+        recorded = events[at : at + len(produced)]
+        if not produced or not same_events(recorded, produced[: len(events) - at]):
             return None  # the log does not follow from its header here; nothing to tell
         if at + len(produced) > len(events):
             return at
@@ -200,17 +204,17 @@ def unexplained_event(
                 return at
             produced, after = turn.events, turn.state
         elif step.seats:
-            produced, after = _first_decision(game, state, step.seats, events, at)
+            produced, after = first_decision(game, state, step.seats, events, at)
         else:
             return at  # events after the match ended
-        if not produced or not _same(events[at : at + len(produced)], produced):
+        if not produced or not same_events(events[at : at + len(produced)], produced):
             return at
         state = after
         at += len(produced)
     return None
 
 
-def _first_decision(
+def first_decision(
     game: AnyGame, state: Any, seats: tuple[int, ...], events: Sequence[Any], at: int
 ) -> tuple[list[Any], Any]:
     """Return the events of the seat's decision that the recorded events begin with.
@@ -231,6 +235,7 @@ def _first_decision(
             except Exception:
                 continue
             produced = turn.events
-            if produced and _same(events[at : at + len(produced)], produced[: len(events) - at]):
+            recorded = events[at : at + len(produced)]
+            if produced and same_events(recorded, produced[: len(events) - at]):
                 return produced, turn.state
     return [], state
