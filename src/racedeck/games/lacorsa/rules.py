@@ -80,9 +80,13 @@ _MAX_CARS = 6
 """Two cars each at two or three players, one each at four to six: never more than six."""
 
 
+_CARD_IDS = data.card(REDLINE, 7) + 1
+"""Card ids run from 0 to the last suit's Redline."""
+
+
 def _table(make: Callable[[int, int], LacorsaAction]) -> tuple[tuple[LacorsaAction, ...], ...]:
     """Return ``make(car, card)`` for every car and every card id, built once."""
-    ids = range(data.card(REDLINE, 7) + 1)
+    ids = range(_CARD_IDS)
     return tuple(tuple(make(car, c) for c in ids) for car in range(_MAX_CARS))
 
 
@@ -395,13 +399,24 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
     def action_of(
         self, state: LacorsaState, seat: int, event: LacorsaEvent
     ) -> LacorsaAction | None:
-        """Return the action a seat's first event names: each action emits its own first."""
-        if type(event) is CardsCommitted:
-            return Play(car=event.car, cards=event.cards)
-        if type(event) is Extended:
-            return Extend(car=event.car, card=event.card)
-        if type(event) is Discarded:
-            return Discard(car=event.car, cards=event.cards)
+        """Return the action a seat's first event names: each action emits its own first.
+
+        One-card plays and discards and every extend are the very objects
+        ``legal_actions`` offers, so that ``choose`` finds them by identity.
+        """
+        kind = type(event)
+        if kind is CardsCommitted or kind is Discarded:
+            car, cards = event.car, event.cards  # type: ignore[union-attr]
+            if len(cards) == 1 and 0 <= car < _MAX_CARS and 0 <= cards[0] < _CARD_IDS:
+                return (_PLAY_ONE if kind is CardsCommitted else _DISCARD_ONE)[car][cards[0]]
+            if kind is CardsCommitted:
+                return Play(car=car, cards=cards)
+            return Discard(car=car, cards=cards)
+        if kind is Extended:
+            car, card = event.car, event.card  # type: ignore[union-attr]
+            if 0 <= car < _MAX_CARS and 0 <= card < _CARD_IDS:
+                return _EXTEND_WITH[car][card]
+            return Extend(car=car, card=card)
         return None
 
     def explain_illegal(self, state: LacorsaState, seat: int, action: object) -> str:
