@@ -398,10 +398,23 @@ class LogReader:
         expected_seq = 0
         last_hash = self.last_hash
         decode_line = _line_decoder.decode
-        readline = self._readline
+        read = self._file.readline
         faults = self.faults
         try:
-            while raw := readline(lineno + 1):
+            while True:
+                # ``_readline`` written out: this loop runs once a line of every log read.
+                try:
+                    raw = read(MAX_LINE + 1)
+                except DAMAGED_COMPRESSION as exc:
+                    raise self._damaged(lineno + 1, exc) from None
+                except OSError as exc:
+                    raise self._fail(lineno + 1, f"cannot read: {exc.strerror or exc}") from None
+                if not raw:
+                    break
+                if len(raw) > MAX_LINE:
+                    raise self._fail(
+                        lineno + 1, f"a line longer than {MAX_LINE} bytes: not a racedeck log"
+                    )
                 lineno += 1
                 self.lines_read = lineno
                 if self.result is not None:
