@@ -230,14 +230,14 @@ class Famous500(
     ) -> None:
         """Emit a driver's (legal) action, or run the engine's turn; then what follows."""
         match action:
+            case Race() | PitStop():
+                the_first_lap.lay_card(turn, actor, action)
             case None if actor == ENGINE:
                 if turn.state.phase == "deal":
                     dealing_the_cards.deal(turn)
                 elif turn.state.phase == "reveal":
                     # The one reveal left to the engine: both pit, tied, a coin to toss.
                     the_first_lap.reveal(turn)
-            case Race() | PitStop():
-                the_first_lap.lay_card(turn, actor, action)
             case Repair():
                 making_a_pit_stop.repair(turn, actor, action)
             case LeavePit():
@@ -250,7 +250,10 @@ class Famous500(
                 customizing_your_race_car.design_car(turn, actor, action)
             case KeepCards() | FalseStart():
                 dealing_the_cards.answer_the_deal(turn, actor, action)
-        _what_follows(turn)
+        # Most decisions lead to another choice (the first card down, a design, a repair):
+        # only a phase that follows by itself needs the loop.
+        if turn.state.phase in _FOLLOWING:
+            _what_follows(turn)
 
     def action_of(
         self, state: Famous500State, seat: int, event: Famous500Event
@@ -391,7 +394,9 @@ def _what_follows(turn: Turn[Famous500State, Famous500Event]) -> None:
         if phase not in _FOLLOWING:
             return
         if phase == "reveal":
-            if making_a_pit_stop.coin_needed(state):
+            pits = state.pits
+            # Only a reveal where both drivers pit may need a coin (asked only then).
+            if pits[0] and pits[1] and making_a_pit_stop.coin_needed(state):
                 return
             the_first_lap.reveal(turn)
         elif phase == "pit_draw":
