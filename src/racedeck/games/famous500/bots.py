@@ -411,15 +411,18 @@ class Famous500Heuristic(Bot):
         choices = [a for a in legal if isinstance(a, (ReturnCard, Discard))]
         setup = obs.setup
         car = obs.cars[obs.seat]
-        if car is None:
+        if car is None or not choices:  # nothing to let go raises, as min always did
             return min(choices, key=_card)
         spare, price = prices(setup, obs.lap, obs.section, car)
         table = keep_values(setup, obs.lap, obs.section)
         index = setup.speeds.index
-
-        def keep_value(card: int) -> float:
+        # min over (value to keep, card), in line: the first of the least, as min gives.
+        least, least_value, least_card = choices[0], math.inf, 0
+        for action in choices:
+            card = action.card
             beats, avg = table[index(card)]
             short = sum(avg[c] * price[c] for c in range(3) if spare[c] < avg[c])
-            return 2.0 * beats - short
-
-        return min(choices, key=lambda a: (keep_value(a.card), a.card))
+            value = 2.0 * beats - short
+            if value < least_value or (value == least_value and card < least_card):
+                least, least_value, least_card = action, value, card
+        return least
