@@ -31,7 +31,11 @@ from racedeck.games.famous500.actions import (
     Repair,
     ReturnCard,
 )
-from racedeck.games.famous500.customizing_your_race_car import design_set, designs
+from racedeck.games.famous500.customizing_your_race_car import (
+    design_set,
+    designs,
+    listed_design,
+)
 from racedeck.games.famous500.state import Famous500Observation, Setup
 
 STINT_LAPS = 1.5
@@ -133,7 +137,8 @@ def car_design(setup: Setup) -> Design:
     while sum(cols) > total:
         c = max(range(3), key=lambda i: cols[i] * setup.repair[i])
         cols[c] -= 1
-    return Design(tires=cols[0], fuel=cols[1], engine=cols[2], speed=total - sum(cols))
+    # The very object the legal actions list: the engine finds it among 1,330 by identity.
+    return listed_design(total, (cols[0], cols[1], cols[2], total - sum(cols)))
 
 
 @functools.lru_cache(maxsize=1 << 14)
