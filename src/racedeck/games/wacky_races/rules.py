@@ -237,6 +237,25 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
         elif s.phase == "race_end" and not race_end.another_race_follows(s):
             race_end.end_race(r)
 
+    def action_of(self, state: WackyState, seat: int, event: WackyEvent) -> WackyAction | None:
+        """Return the action a seat's first event names: each action emits its own first.
+
+        A step's ``StepPlayed`` carries its cards, an advantage's ``AdvantageUsed`` its
+        advantage and target, a choice's ``RacerChosen`` its racer; only ending the turn
+        begins with a ``TurnEnded`` whose reason is ``ended`` (a turn a trap or an empty hand
+        ends follows a step or an advantage's own first event).
+        """
+        match event:
+            case StepPlayed():
+                return PlayStep(cards=event.cards)
+            case AdvantageUsed():
+                return UseAdvantage(advantage=event.advantage, target=event.target)
+            case TurnEnded() if event.reason == "ended":
+                return moving.END_TURN
+            case RacerChosen():
+                return ChooseRacer(racer=event.racer)
+        return None
+
     def explain_illegal(self, state: WackyState, seat: int, action: object) -> str:
         """Say which rule refuses ``action``."""
         if state.pending:
