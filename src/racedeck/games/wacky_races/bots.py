@@ -130,15 +130,6 @@ class _Planner:
             known = self.landings[p] = (t, ends)
         return known
 
-    def step_value(
-        self, p: int, steps: int, hand: tuple[int, ...], cards: tuple[int, ...]
-    ) -> float:
-        """Return the value of stepping from ``p`` with ``cards``, then planning on."""
-        t, ends = self.landing(p)
-        if ends is not None:
-            return ends
-        return self.best(t, steps + 1, _less(hand, cards), False)
-
     def rest_value(self, p: int, hand: tuple[int, ...]) -> float:
         """Value of ending the turn on ``p``: distance gained, a little less on the Swamp."""
         value = float(p - self.start)
@@ -148,8 +139,10 @@ class _Planner:
 
 
 def _less(hand: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
-    """Return ``hand`` with one copy of each of ``cards`` taken out (a plan's values depend
-    only on which cards are left, not on their order)."""
+    """Return ``hand`` with one copy of each of ``cards`` taken out.
+
+    A plan's values depend only on which cards are left, not on their order.
+    """
     if len(cards) == 1:
         i = hand.index(cards[0])
         return hand[:i] + hand[i + 1 :]
@@ -169,15 +162,18 @@ class WackyHeuristic(Bot):
         if obs.phase == "choose":
             return self._choose(legal)
         me = obs.seat
-        effects = ADVANTAGE_EFFECTS[obs.racer_of_seat[me]]
-        # One pass over the legal actions: the steps, and the advantages by effect.
+        # One pass over the legal actions: the steps, and the advantages by effect (most
+        # decisions offer a step or two and an advantage or none).
         steps: list[PlayStep] = []
         uses: dict[str, list[UseAdvantage]] = {}
         end_turn: Action | None = None
+        effects: tuple[str, ...] | None = None
         for action in legal:
             if type(action) is PlayStep:
                 steps.append(action)
             elif type(action) is UseAdvantage:
+                if effects is None:
+                    effects = ADVANTAGE_EFFECTS[obs.racer_of_seat[me]]
                 effect = effects[action.advantage]
                 if effect in uses:
                     uses[effect].append(action)
@@ -187,32 +183,41 @@ class WackyHeuristic(Bot):
                 end_turn = action
         pos = obs.pos
         p = pos[me]
-        others = (*pos[:me], *pos[me + 1 :])
-        planner = _Planner(obs, others)
+        planner = _Planner(obs, (*pos[:me], *pos[me + 1 :]))
         hand = obs.hand
+        ahead, ends = planner.landing(p)
+        if uses:
+            # Clear a trap right in front before stepping into it.
+            for a in uses.get("remove_trap", _NO_USES):
+                if a.target == ahead and (steps or "move" in uses):
+                    return a
+            # Low on cards: draw or steal first, the new cards may open longer plans.
+            if len(hand) <= 1 or (obs.steps == 0 and len(hand) <= 2):
+                if "draw" in uses:
+                    return uses["draw"][0]
+                if "steal" in uses:
+                    hand_sizes = obs.hand_sizes
+                    return max(uses["steal"], key=lambda a: hand_sizes[a.target])
+        # Plan the card steps.
+        if steps:
+            rest = planner.rest_value(p, hand)
+            if ends is not None:  # every step lands where the plan ends: the first pays or none
+                if ends > rest + 1e-9:
+                    return steps[0]
+            else:
+                best_step: PlayStep | None = None
+                best_value = rest
+                played = obs.steps + 1
+                for step in steps:
+                    value = planner.best(ahead, played, _less(hand, step.cards), False)
+                    if value > best_value + 1e-9:
+                        best_step, best_value = step, value
+                if best_step is not None:
+                    return best_step
+        if not uses:
+            return end_turn if end_turn is not None else legal[0]
         traps = obs.traps
         hand_sizes = obs.hand_sizes
-
-        ahead = planner.landing(p)[0]
-        # Clear a trap right in front before stepping into it.
-        for a in uses.get("remove_trap", _NO_USES):
-            if a.target == ahead and (steps or "move" in uses):
-                return a
-        # Low on cards: draw or steal first, the new cards may open longer plans.
-        if len(hand) <= 1 or (obs.steps == 0 and len(hand) <= 2):
-            if "draw" in uses:
-                return uses["draw"][0]
-            if "steal" in uses:
-                return max(uses["steal"], key=lambda a: hand_sizes[a.target])
-        # Plan the card steps.
-        best_step: PlayStep | None = None
-        best_value = planner.rest_value(p, hand)
-        for step in steps:
-            value = planner.step_value(p, obs.steps, hand, step.cards)
-            if value > best_value + 1e-9:
-                best_step, best_value = step, value
-        if best_step is not None:
-            return best_step
         # No card step pays: make one possible, or take the free moves.
         if obs.steps < data.MAX_STEPS and hand and not traps[ahead]:
             if "wild" in uses:
