@@ -273,7 +273,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
         return "not a legal action now"
 
     def evolve(self, state: WackyState, event: WackyEvent) -> WackyState:
-        """Fold one event into the state (the most frequent events first)."""
+        """Fold one event into the state (the most frequent events first: each case tried costs)."""
         match event:
             case StepPlayed():
                 return moving.on_step_played(state, event)
@@ -285,16 +285,16 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
                 return dastardly.on_dastardly_moved(state, event)
             case RacerMoved():
                 return moving.on_racer_moved(state, event)
-            case AdvantageUsed():
-                return advantages.on_advantage_used(state, event)
             case NeutralCardDrawn():
                 return neutrals.on_neutral_card_drawn(state, event)
+            case AdvantageUsed():
+                return advantages.on_advantage_used(state, event)
+            case CardsDrawn():
+                return movement_cards.on_cards_drawn(state, event)
             case TrapLaid():
                 return dastardly.on_trap_laid(state, event)
             case TrapSprung():
                 return traps.on_trap_sprung(state, event)
-            case CardsDrawn():
-                return movement_cards.on_cards_drawn(state, event)
             case NeutralsMoving():
                 return neutrals.on_neutrals_moving(state, event)
             case RacerChosen():
