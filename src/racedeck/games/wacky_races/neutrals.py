@@ -104,8 +104,9 @@ def move(r: Resolution) -> None:
 def step(r: Resolution, car: int) -> None:
     """Step a neutral racer one position forward (full ones skipped), meeting its tile."""
     pos = r.turn.state.pos
-    r.emit(RacerMoved(car=car, to=forward_target(pos, pos[car]), cause="neutral"))
-    r.arrive(car, True)
+    r.arrive(
+        car, True, r.emit(RacerMoved(car=car, to=forward_target(pos, pos[car]), cause="neutral"))
+    )
 
 
 # Folding --------------------------------------------------------------------------------------
