@@ -90,19 +90,25 @@ class _Planner:
                 if len(hand) < 3:
                     return value
                 rests = [tuple(sorted(hand)[3:])]
-        elif steps >= MAX_STEPS:
+        elif steps >= MAX_STEPS or not hand:
             return value
         elif steps == 0 or wild or tile >= GRID:  # any card: one way per terrain held
-            rests = [_less(hand, (c,)) for c in set(hand)]
-            if not rests:
-                return value
+            rests = None  # (made below, once the landing is known to go on)
         elif tile in hand:
-            rests = [_less(hand, (tile,))]
+            i = hand.index(tile)
+            rests = [hand[:i] + hand[i + 1 :]]
         else:
             return value
         t, ends = self.landing(p)
         if ends is not None:  # every way of paying lands on the same ending
             return ends if ends > value else value
+        if rests is None:
+            rests = []
+            last = -1
+            for i, c in enumerate(hand):  # one way per terrain held (a sorted hand: each once)
+                if c != last:
+                    rests.append(hand[:i] + hand[i + 1 :])
+                    last = c
         steps += 1
         for rest in rests:
             step = self.best(t, steps, rest, False)
