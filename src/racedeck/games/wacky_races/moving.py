@@ -51,6 +51,7 @@ from racedeck.games.wacky_races.events import RacerMoved, StepPlayed, TurnEnded,
 from racedeck.games.wacky_races.movement_cards import (
     draw_cards,
     reshuffle_size,
+    turn_start_refill,
 )
 from racedeck.games.wacky_races.race_end import MAX_ROUNDS, finish
 from racedeck.games.wacky_races.state import WackyState
@@ -66,6 +67,7 @@ ONE_CARD = tuple(PlayStep(cards=(t,)) for t in range(len(data.TERRAINS)))
 MATCHING = tuple((step,) for step in ONE_CARD)
 """``MATCHING[t]``: the one step a card of the tile's terrain ``t`` pays for."""
 _ON_ENTRY = terrain.ON_ENTRY
+"""The tiles that act on a racer stepping onto them (``terrain.ON_ENTRY``, read at every step)."""
 
 
 # The steps ------------------------------------------------------------------------------------
@@ -177,9 +179,7 @@ def end_turn(r: Resolution, seat: int, reason: str) -> None:
     s = r.turn.state
     drawn: tuple[int, ...] = ()
     if not s.pending:
-        # (``traps.refill_size``, written out: every turn's end)
-        size = 2 if s.glued[seat] and s.options.short_turn_hands else HAND_SIZE
-        need = size - len(s.hands[seat])
+        need = traps.refill_size(s, seat) - len(s.hands[seat])
         if 0 < need <= len(s.draw):
             drawn = s.draw[len(s.draw) - need :]
     r.emit(TurnEnded(seat=seat, reason=reason, drawn=drawn))
@@ -217,8 +217,7 @@ def after_turn(r: Resolution, sure: bool = False) -> bool:
     s = r.turn.state
     seat = s.active
     players = s.players
-    short = s.options.short_turn_hands
-    need = (2 if short and s.glued[seat] else HAND_SIZE) - len(s.hands[seat])  # (refill_size)
+    need = traps.refill_size(s, seat) - len(s.hands[seat])
     next_turn = s.turn_in_round + 1
     round_over = next_turn >= players
     following = s.first_seat if round_over else (s.first_seat + next_turn) % players
@@ -226,7 +225,7 @@ def after_turn(r: Resolution, sure: bool = False) -> bool:
         return False
     if need > 0:
         draw_cards(r, seat, need)
-    if short and s.glued[seat]:
+    if s.glued[seat] and s.options.short_turn_hands:
         traps.unglue(r, seat)  # (otherwise the glue holds the seat's next turn)
     dastardly.move(r)
     rnd = s.round
@@ -241,9 +240,8 @@ def after_turn(r: Resolution, sure: bool = False) -> bool:
         if rnd >= MAX_ROUNDS:
             r.emit(TurnStarted(seat=following, round=rnd))  # ends the race
             return True
-    started = r.emit(TurnStarted(seat=following, round=rnd))
-    if not short and len(started.hands[following]) < HAND_SIZE:  # (``turn_start_refill``)
-        draw_cards(r, following, HAND_SIZE - len(started.hands[following]))
+    r.emit(TurnStarted(seat=following, round=rnd))
+    turn_start_refill(r, following)
     if not sure:  # a sure turn's end found the next seat a step to play
         auto_end(r)
     return True
