@@ -281,15 +281,15 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
         begins with a ``TurnEnded`` whose reason is ``ended`` (a turn a trap or an empty hand
         ends follows a step or an advantage's own first event).
         """
-        match event:
-            case StepPlayed():
-                return PlayStep(cards=event.cards)
-            case AdvantageUsed():
-                return UseAdvantage(advantage=event.advantage, target=event.target)
-            case TurnEnded() if event.reason == "ended":
-                return moving.END_TURN
-            case RacerChosen():
-                return ChooseRacer(racer=event.racer)
+        # Exact types, not class patterns: a pattern that fails is a slow isinstance.
+        if type(event) is StepPlayed:
+            return PlayStep(cards=event.cards)
+        if type(event) is AdvantageUsed:
+            return UseAdvantage(advantage=event.advantage, target=event.target)
+        if type(event) is TurnEnded and event.reason == "ended":
+            return moving.END_TURN
+        if type(event) is RacerChosen:
+            return ChooseRacer(racer=event.racer)
         return None
 
     def explain_illegal(self, state: WackyState, seat: int, action: object) -> str:
