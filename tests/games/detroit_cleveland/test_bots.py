@@ -15,7 +15,9 @@ from racedeck.games.detroit_cleveland.bots import (
     PLACE_BONUS,
     RIVAL_WEIGHT,
     DetroitClevelandHeuristic,
+    _tables,
     colour_movement,
+    occupancy,
 )
 from racedeck.games.detroit_cleveland.movement import Positions, moved, reach
 from racedeck.games.detroit_cleveland.movement_cards import CardPlay
@@ -157,3 +159,38 @@ def test_the_bot_decides_as_scoring_every_position_in_full_would() -> None:
             )
             decisions += 1
     assert decisions > 100
+
+
+def test_scoring_a_car_s_destinations_together_gives_the_scores_one_by_one() -> None:
+    """``spread`` scores one car's destinations at once; the floats are ``score``'s."""
+    checked = 0
+    for raw, players in (({"races": 1}, 4), ({"races": 1, "white_own_car": True}, 6)):
+        opts = options(**raw)
+        for state in random_states(raw, players, 8):
+            if state.phase != "race":
+                continue
+            seat = GAME.next_step(state).seats[0]
+            bot = DetroitClevelandHeuristic()
+            bot.start_match(GAME.name, seat, players, opts)
+            view = GAME.observe(state, seat)
+            score = bot._scoring_at(view)[0]
+            track = bot.track
+            assert track is not None
+            positions = view.positions
+            bits = _tables(track).bits
+            taken = occupancy(bits, positions)
+            for car in range(6):
+                if positions[car] < 0:
+                    continue
+                dests = [d for d in reach(track.successors, positions, car, 4)[0] if d >= 0]
+                if not dests:
+                    continue
+                one_by_one = [
+                    score(moved(positions, car, d), occupancy(bits, moved(positions, car, d)))
+                    for d in dests
+                ]
+                fresh = DetroitClevelandHeuristic()
+                fresh.start_match(GAME.name, seat, players, opts)
+                assert fresh._scoring_at(view)[1](positions, taken, car, dests) == one_by_one
+                checked += 1
+    assert checked > 200

@@ -13,10 +13,11 @@ from msgspec.structs import replace
 
 from racedeck.core.errors import IllegalActionError, UnknownEventError
 from racedeck.core.model import ENGINE, Event
-from racedeck.core.step import apply
+from racedeck.core.rng import engine_stream
+from racedeck.core.step import NO_CHANCE, apply, choose, resolve
 from racedeck.games.wacky_races.actions import ChooseRacer, EndTurn, UseAdvantage
-from racedeck.games.wacky_races.events import WackyEvent
-from racedeck.games.wacky_races.rules import WackyRaces
+from racedeck.games.wacky_races.events import TurnEnded, TurnStarted, WackyEvent
+from racedeck.games.wacky_races.rules import _FOLDS, WackyRaces
 from tests.games.wacky_races.helpers import (
     G,
     make,
@@ -63,6 +64,28 @@ def test_each_event_kind_has_its_rule() -> None:
     assert {cls.__name__ for cls in union} == set(re.findall(r"case (\w+)\(\):", source))
 
 
+def test_the_fold_table_calls_what_the_match_calls() -> None:
+    """``evolve`` looks each event's fold up by its exact type: the match's fold, every kind."""
+    source = inspect.getsource(WackyRaces.evolve)
+    cases = dict(re.findall(r"case (\w+)\(\):\n\s+return ([\w.]+)\(state, event\)", source))
+    table = {
+        kind.__name__: f"{fold.__module__.rsplit('.', 1)[1]}.{fold.__name__}"
+        for kind, fold in _FOLDS.items()
+    }
+    assert set(table) == {cls.__name__ for cls in typing.get_args(WackyEvent)}
+    assert table == cases
+
+
+def test_an_event_of_a_subclass_folds_as_its_kind() -> None:
+    """An event whose exact type the table lacks still folds, through the match."""
+
+    class Later(TurnStarted, frozen=True, tag="later_turn_started"):
+        """A subclass the table does not list."""
+
+    state = make(players=2)
+    assert G.evolve(state, Later(seat=1, round=3)) == G.evolve(state, TurnStarted(seat=1, round=3))
+
+
 def test_the_game_object_keeps_no_state() -> None:
     """A game is a stateless table of rules: a match leaves its attributes as they were."""
     game = WackyRaces()
@@ -79,3 +102,39 @@ def test_the_game_object_keeps_no_state() -> None:
             game.observe(state, step.seats[0])
             state = apply(game, state, step.seats[0], legal[rng.randrange(len(legal))]).state
     assert vars(game) == before
+
+
+def test_each_seat_action_is_named_by_its_first_event() -> None:
+    """``action_of`` names every seat action from its first event, and only that action.
+
+    Checking a log's decisions then resolves one action instead of every legal one.
+    """
+    game = WackyRaces()
+    rng = random.Random(3)
+    kinds: set[str] = set()
+    for match, options in enumerate(({}, {"special_tile": "swamp", "races": 2})):
+        state = game.initial_state(game.parse_options(options), 3)
+        events = 0
+        while not (step := game.next_step(state)).over:
+            if step.engine:
+                turn = resolve(game, state, ENGINE, None, engine_stream(match, events))
+            else:
+                seat = step.seats[0]
+                legal = game.legal_actions(state, seat)
+                for action in legal:
+                    first = resolve(game, state, seat, action, NO_CHANCE).events[0]
+                    assert choose(legal, game.action_of(state, seat, first)) is action
+                    kinds.add(type(action).__name__)
+                turn = resolve(game, state, seat, legal[rng.randrange(len(legal))], NO_CHANCE)
+            state = turn.state
+            events += len(turn.events)
+    assert kinds == {"ChooseRacer", "PlayStep", "UseAdvantage", "EndTurn"}
+
+
+def test_events_no_action_begins_with_name_no_action() -> None:
+    """The engine's events, and a turn a trap or an empty hand ended, name no seat action."""
+    state = make(players=2)
+    assert G.action_of(state, 0, TurnEnded(seat=0, reason="trap")) is None
+    assert G.action_of(state, 0, TurnEnded(seat=0, reason="nothing left to do")) is None
+    assert G.action_of(state, 0, TurnStarted(seat=0, round=1)) is None
+    assert G.action_of(state, 0, TurnEnded(seat=0, reason="ended")) == EndTurn()

@@ -40,6 +40,8 @@ from racedeck.games.detroit_cleveland.turn_order import turn_order
 
 State = DetroitClevelandState
 AuctionEvent = CarOffered | CarBought | CarRefused | CarUnowned | RaceStarted
+PASS = Pass()
+"""The pass: one action, offered first at every bid."""
 
 
 def car_limit(players: int, options: DetroitClevelandOptions) -> int:
@@ -111,7 +113,7 @@ def _next_active(state: State, start: int, inclusive: bool) -> int:
 
 @functools.lru_cache(maxsize=2048)
 def _bids(first: int, money: int) -> tuple[Pass | Bid, ...]:
-    return (Pass(), *(Bid(amount=a) for a in range(first, money + 1, BID_STEP)))
+    return (PASS, *(Bid(amount=a) for a in range(first, money + 1, BID_STEP)))
 
 
 def legal_bids(state: State, seat: int) -> tuple[Pass | Bid, ...]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from racedeck.core.bot import Bot
 from racedeck.core.model import Action, Observation, Options
@@ -36,7 +37,7 @@ from racedeck.games.detroit_cleveland.movement_cards import (
 from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions, track_of
 from racedeck.games.detroit_cleveland.state import DetroitClevelandObservation
 from racedeck.games.detroit_cleveland.switch_cards import IDENTITY, colours_in_force
-from racedeck.games.detroit_cleveland.track import FINISH, Track
+from racedeck.games.detroit_cleveland.track import FINISH, FINISH_ID, Track
 
 COLOUR_MOVEMENT = sum(
     count for card in RACE_DECK for colour, count in MOVES.get(card, ()) if colour == 0
@@ -60,19 +61,67 @@ SCORES_KEPT = 20_000
 """How many scores of positions the bot keeps per owners and finishing order."""
 
 
-@functools.lru_cache(maxsize=16)
-def _free_terms(track: Track) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Per space, the term of the bot's car and of a rival's there with nothing in reach.
+Terms = tuple[float, float]
+"""A car's term in the score, as (a rival's car, the bot's own car): indexed by ``mine``."""
 
-    Computed with the very operations of the score, so the terms are the same floats.
+
+ScoreAt = Callable[[Positions, int], float]
+"""A score of positions, handed the mask of the spaces they take (``occupancy``)."""
+Spread = Callable[[Positions, int, int, Sequence[int]], list[float]]
+"""The scores of positions with one car moved to each of some destinations."""
+MOVING = -3
+"""In ``spread``, the space of the car that moves: none of the track's."""
+
+
+Chosen = tuple[Positions, int, float]
+"""Where a greedy slot left the cars: the positions, their taken spaces and their score."""
+
+
+class _Tables(NamedTuple):
+    """What scoring on one track reads, per space, computed once per track."""
+
+    bits: tuple[int, ...]
+    """Per position, its bit in a mask of the taken spaces: none for ``FINISH``/``OFF_TRACK``."""
+    cones: tuple[int, ...]
+    """Per space, ``within(track, MOBILITY_LOOKAHEAD)`` as a mask."""
+    free: tuple[Terms, ...]
+    """Per space, the terms of a car there with no car in its cone."""
+
+
+@functools.lru_cache(maxsize=16)
+def _tables(track: Track) -> _Tables:
+    """Return the scoring tables of ``track``.
+
+    The terms are computed with the very operations of the score, so they are the same
+    floats. ``bits`` ends with two zeros so that the negative positions index no space.
     """
-    mine: list[float] = []
-    rival: list[float] = []
+    free: list[Terms] = []
     for value in track.distances:
         value += MOBILITY_WEIGHT * float(MOBILITY_LOOKAHEAD)
-        mine.append(value)
-        rival.append(-RIVAL_WEIGHT * value)
-    return tuple(mine), tuple(rival)
+        free.append((-RIVAL_WEIGHT * value, value))
+    cones = tuple(sum(1 << s for s in cone) for cone in within(track, MOBILITY_LOOKAHEAD))
+    bits = (*(1 << s for s in range(len(track.ids))), 0, 0)
+    return _Tables(bits, cones, tuple(free))
+
+
+@functools.lru_cache(maxsize=64)
+def _cone_masks(track: Track, count: int) -> tuple[int, ...]:
+    """Per space, ``within(track, count)`` as a mask: the spaces that shape a move there."""
+    return tuple(sum(1 << s for s in cone) for cone in within(track, count))
+
+
+@functools.lru_cache(maxsize=4096)
+def _slot_cones(play: CardPlay) -> tuple[tuple[int, ...], ...]:
+    """Per slot of ``play``, the ``_cone_masks`` of its count: looked up once a card."""
+    return tuple(_cone_masks(play.track, count) for count in play.counts)
+
+
+def occupancy(bits: Sequence[int], positions: Positions) -> int:
+    """Return the mask of the spaces ``positions`` take (``bits`` from ``_tables``)."""
+    taken = 0
+    for space in positions:
+        taken |= bits[space]
+    return taken
 
 
 def colour_movement(hand: Sequence[int], ten_to_buyer: bool) -> list[float]:
@@ -127,6 +176,12 @@ class DetroitClevelandHeuristic(Bot):
         """Scores already worked out, per cars' owners and finishing order: the bot scores
         the same positions again from one decision to the next (a card's cars, then their
         moves one by one)."""
+        self.plain: dict[tuple[int, int, int, int], tuple[Option, ...]] = {}
+        """The options of a car moving its own colour, per car, space, count and mask of the
+        taken spaces in its reach: the same few shapes come back all match long."""
+        self.blocked: list[dict[int, Terms]] = []
+        """Per space (and one more, for ``OFF_TRACK``), the terms of a car hemmed in by the
+        cars on the spaces of a mask of its cone: the cars ahead take few shapes."""
 
     def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
         """Remember the seat and compile the track once."""
@@ -136,6 +191,8 @@ class DetroitClevelandHeuristic(Bot):
         self.options = options
         self.track = track_of(options)
         self.scores = {}
+        self.blocked = []
+        self.plain = {}
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Choose a legal action for the situation in ``observation``."""
@@ -169,22 +226,37 @@ class DetroitClevelandHeuristic(Bot):
         return self._scoring(observation)(positions)
 
     def _scoring(self, observation: DetroitClevelandObservation) -> Callable[[Positions], float]:
-        """Return ``score`` for ``observation``'s cars, ready for many positions.
+        """Return ``score`` for ``observation``'s cars, ready for many positions."""
+        score_at = self._scoring_at(observation)[0]
+        assert self.track is not None
+        bits = _tables(self.track).bits
+
+        def score(positions: Positions) -> float:
+            return score_at(positions, occupancy(bits, positions))
+
+        return score
+
+    def _scoring_at(self, observation: DetroitClevelandObservation) -> tuple[ScoreAt, Spread]:
+        """Return ``score`` and ``spread`` for ``observation``'s cars, handed taken spaces.
 
         A car's freedom is how far it could move in ``MOBILITY_LOOKAHEAD`` steps; with no
-        car within that reach it is the full lookahead, found without a search, and the
-        car's whole term is read from a table. The sum runs car by car in the same order
-        every time, so equal positions score equal; equal positions are scored once.
+        car within that reach (its cone's mask and the taken spaces share no bit) it is
+        the full lookahead, and the car's whole term is read from a table; otherwise the
+        term is worked out once per space and cars in its cone. The sum runs car by car in
+        the same order every time, so equal positions score equal, float for float; equal
+        positions are scored once.
         """
         track = self.track
         assert track is not None
         distances = track.distances
         length = track.length
-        cones = within(track, MOBILITY_LOOKAHEAD)
-        free_mine, free_rival = _free_terms(track)
+        bits, cones, free = _tables(track)
+        if not self.blocked:
+            self.blocked = [{} for _ in range(len(track.ids) + 1)]
+        blocked = self.blocked
         already = observation.finished
         owned = tuple(
-            (car, seat == self.seat) for car, seat in enumerate(observation.owner) if seat >= 0
+            (car, int(seat == self.seat)) for car, seat in enumerate(observation.owner) if seat >= 0
         )
         context = (observation.owner, already)
         known = self.scores.get(context)
@@ -193,7 +265,17 @@ class DetroitClevelandHeuristic(Bot):
                 self.scores.clear()
             known = self.scores[context] = {}
 
-        def score(positions: Positions) -> float:
+        def hemmed(space: int, near: int) -> Terms:
+            """Work out and keep the terms of a car on ``space`` with cars on ``near``."""
+            # The cars in the cone, as ``cone.intersection(positions)`` would give them.
+            cars = frozenset(s for s in within(track, MOBILITY_LOOKAHEAD)[space] if near >> s & 1)
+            steps = reach_past(track, space, MOBILITY_LOOKAHEAD, cars)[1]
+            value = distances[space]
+            value += MOBILITY_WEIGHT * float(steps)
+            terms = blocked[space][near] = (-RIVAL_WEIGHT * value, value)
+            return terms
+
+        def score(positions: Positions, taken: int) -> float:
             total = known.get(positions)
             if total is not None:
                 return total
@@ -211,19 +293,75 @@ class DetroitClevelandHeuristic(Bot):
                     value += MOBILITY_WEIGHT * float(MOBILITY_LOOKAHEAD)
                     total += value if mine else -RIVAL_WEIGHT * value
                     continue
-                cone = cones[space]
-                if cone.isdisjoint(positions):
-                    total += free_mine[space] if mine else free_rival[space]
-                    continue
-                near = cone.intersection(positions)
-                value = distances[space]
-                steps = reach_past(track, space, MOBILITY_LOOKAHEAD, near)[1]
-                value += MOBILITY_WEIGHT * float(steps)
-                total += value if mine else -RIVAL_WEIGHT * value
+                near = taken & cones[space]
+                if near:
+                    terms = blocked[space].get(near)
+                    if terms is None:
+                        terms = hemmed(space, near)
+                    total += terms[mine]
+                else:
+                    total += free[space][mine]
             known[positions] = total
             return total
 
-        return score
+        def spread(positions: Positions, taken: int, car: int, dests: Sequence[int]) -> list[float]:
+            """Return the score of ``positions`` with ``car`` moved to each of ``dests``.
+
+            The same floats as ``score`` of each, found with less work: with ``car`` off
+            its space, every other car's term is worked out once; for a destination, only
+            the terms of ``car`` and of the cars whose cone holds it change. The sum still
+            runs car by car in order. No destination may cross the line, and ``car`` must
+            stand on a space.
+            """
+            base = taken & ~bits[positions[car]]
+            parts: list[tuple[int, int, int, float]] = []
+            finished: list[int] | None = None
+            for other, mine in owned:
+                space = positions[other]
+                if other == car:
+                    # Its term is the destination's: a cone of every bit recomputes it.
+                    parts.append((MOVING, mine, -1, 0.0))
+                    continue
+                if space == FINISH:
+                    if finished is None:
+                        finished = list(already)
+                    if other not in finished:
+                        finished.append(other)
+                    value = length + PLACE_BONUS * (6 - finished.index(other))
+                    value += MOBILITY_WEIGHT * float(MOBILITY_LOOKAHEAD)
+                    parts.append((space, mine, 0, value if mine else -RIVAL_WEIGHT * value))
+                    continue
+                cone = cones[space]
+                near = base & cone
+                if near:
+                    terms = blocked[space].get(near)
+                    if terms is None:
+                        terms = hemmed(space, near)
+                else:
+                    terms = free[space]
+                parts.append((space, mine, cone, terms[mine]))
+            totals: list[float] = []
+            for dest in dests:
+                bit = bits[dest]
+                after = base | bit
+                total = 0.0
+                for space, mine, cone, term in parts:
+                    if cone & bit:
+                        if space == MOVING:
+                            space = dest
+                        near = after & cones[space]
+                        if near:
+                            terms = blocked[space].get(near)
+                            if terms is None:
+                                terms = hemmed(space, near)
+                        else:
+                            terms = free[space]
+                        term = terms[mine]
+                    total += term
+                totals.append(total)
+            return totals
+
+        return score, spread
 
     def _card_play(self, observation: DetroitClevelandObservation, card: int) -> CardPlay:
         assert self.track is not None
@@ -237,63 +375,109 @@ class DetroitClevelandHeuristic(Bot):
 
     @staticmethod
     def _greedy(
-        score: Callable[[Positions], float],
+        score: ScoreAt,
+        spread: Spread,
+        bits: Sequence[int],
         positions: Positions,
         now: float,
         play: CardPlay,
-        chosen: dict[tuple[Positions, tuple[Option, ...]], tuple[Positions, float]],
+        chosen: dict[tuple[Positions, tuple[Option, ...]], Chosen],
+        plain: dict[tuple[int, int, int, int], tuple[Option, ...]],
     ) -> float:
         """Play a card out greedily, car by car, and return the final score.
 
         ``now`` is the score of ``positions``. Each car goes where the score is best (the
         first such destination on a tie). ``chosen`` keeps the choices made from the same
         positions among the same destinations, which cards sharing a car and count repeat.
+        The taken spaces follow the positions: a car moving clears its bit and sets its
+        destination's (``bits`` has none for the line or off the track).
         """
         best_score: float | None = now
-        for slot in range(len(play.cars)):
-            options = tuple(play.options(positions, slot))
+        taken = occupancy(bits, positions)
+        cars, counts, white = play.cars, play.counts, play.white_slot
+        reach_cones = _slot_cones(play)
+        for slot in range(len(cars)):
+            options: tuple[Option, ...]
+            if white < slot:
+                # A car of its own colour, with no white move ahead to leave room for: its
+                # options depend only on its space and the cars in reach (``destinations``),
+                # so they are kept per space, count and taken spaces in reach.
+                car = cars[slot]
+                start = positions[car]
+                if start < 0:
+                    continue
+                count = counts[slot]
+                near = taken & reach_cones[slot][start]
+                reach_key = (car, start, count, near)
+                found = plain.get(reach_key)
+                if found is None:
+                    found = plain[reach_key] = tuple(play.options(positions, slot))
+                options = found
+            else:
+                options = tuple(play.options(positions, slot))
             if not options:
                 continue
             if len(options) == 1:
                 # No choice to make: the score is needed only once the card is played out.
                 car, dest, _ = options[0]
-                after = list(positions)
-                after[car] = dest
-                positions = tuple(after)
+                taken = taken & ~bits[positions[car]] | bits[dest]
+                positions = (*positions[:car], dest, *positions[car + 1 :])
                 best_score = None
                 continue
             key = (positions, options)
             known = chosen.get(key)
             if known is not None:
-                positions, best_score = known
+                positions, taken, best_score = known
                 continue
-            best: Positions | None = None
+            car = options[0][0]
+            if options[-1][0] == car and options[0][1] != FINISH:
+                # One car to place, on spaces only (``FINISH`` comes first when it can be
+                # reached): its destinations are scored together.
+                dests = [dest for _, dest, _ in options]
+                values = spread(positions, taken, car, dests)
+                pick = 0
+                top = values[0]
+                for i in range(1, len(values)):
+                    if values[i] > top:
+                        pick, top = i, values[i]
+                dest = dests[pick]
+                taken = taken & ~bits[positions[car]] | bits[dest]
+                positions = (*positions[:car], dest, *positions[car + 1 :])
+                best_score = top
+                chosen[key] = (positions, taken, top)
+                continue
+            best = positions
+            best_taken = taken
             top = 0.0
+            first = True
             for car, dest, _ in options:
-                after = list(positions)
-                after[car] = dest
-                candidate = tuple(after)
-                value = score(candidate)
-                if best is None or value > top:
-                    best, top = candidate, value
-            assert best is not None
-            positions, best_score = best, top
-            chosen[key] = (positions, top)
-        return score(positions) if best_score is None else best_score
+                after = taken & ~bits[positions[car]] | bits[dest]
+                candidate = (*positions[:car], dest, *positions[car + 1 :])
+                value = score(candidate, after)
+                if first or value > top:
+                    best, best_taken, top, first = candidate, after, value, False
+            positions, taken, best_score = best, best_taken, top
+            chosen[key] = (positions, taken, top)
+        return score(positions, taken) if best_score is None else best_score
 
     def _play(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
-        score = self._scoring(observation)
+        assert self.track is not None
+        bits = _tables(self.track).bits
+        score, spread = self._scoring_at(observation)
         positions = observation.positions
-        now = score(positions)
+        now = score(positions, occupancy(bits, positions))
         best: Action = legal[0]
         best_gain = float("-inf")
-        chosen: dict[tuple[Positions, tuple[Option, ...]], tuple[Positions, float]] = {}
+        chosen: dict[tuple[Positions, tuple[Option, ...]], Chosen] = {}
+        if len(self.plain) > SCORES_KEPT:
+            self.plain.clear()
         for action in legal:
             if isinstance(action, Decline):
                 gain = 0.0
             elif isinstance(action, Play) and action.card in MOVES:
                 play = self._card_play(observation, action.card)
-                gain = self._greedy(score, positions, now, play, chosen) - now
+                final = self._greedy(score, spread, bits, positions, now, play, chosen, self.plain)
+                gain = final - now
             else:
                 gain = -0.5  # a switch card: kept for when every movement card hurts
             if gain > best_gain:
@@ -303,8 +487,28 @@ class DetroitClevelandHeuristic(Bot):
     def _move(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
         track = self.track
         assert track is not None
-        score = self._scoring(observation)
         positions = observation.positions
+        index = track.index
+        first = legal[0]
+        assert isinstance(first, Move)
+        car = first.car
+        dests: list[int] = []
+        for action in legal:
+            if not isinstance(action, Move) or action.car != car or action.to == FINISH_ID:
+                break
+            dests.append(index[action.to])
+        else:
+            # One car to place, on spaces only: its destinations are scored together.
+            spread = self._scoring_at(observation)[1]
+            taken = occupancy(_tables(track).bits, positions)
+            values = spread(positions, taken, car, dests)
+            pick = 0
+            top = values[0]
+            for i in range(1, len(values)):
+                if values[i] > top:
+                    pick, top = i, values[i]
+            return legal[pick]
+        score = self._scoring(observation)
         best: Action = legal[0]
         best_score = float("-inf")
         for i, action in enumerate(legal):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from racedeck.core.bot import Bot
 from racedeck.core.model import Action, Observation
@@ -31,7 +31,11 @@ from racedeck.games.famous500.actions import (
     Repair,
     ReturnCard,
 )
-from racedeck.games.famous500.customizing_your_race_car import design_set, designs
+from racedeck.games.famous500.customizing_your_race_car import (
+    design_set,
+    designs,
+    listed_design,
+)
 from racedeck.games.famous500.state import Famous500Observation, Setup
 
 STINT_LAPS = 1.5
@@ -133,7 +137,8 @@ def car_design(setup: Setup) -> Design:
     while sum(cols) > total:
         c = max(range(3), key=lambda i: cols[i] * setup.repair[i])
         cols[c] -= 1
-    return Design(tires=cols[0], fuel=cols[1], engine=cols[2], speed=total - sum(cols))
+    # The very object the legal actions list: the engine finds it among 1,330 by identity.
+    return listed_design(total, (cols[0], cols[1], cols[2], total - sum(cols)))
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -159,6 +164,8 @@ def keep_values(
 Car = tuple[int, ...]
 """A car sheet's current row: tires, fuel, engine, speed."""
 
+_REPAIRS = (Repair(column=0), Repair(column=1), Repair(column=2))
+
 
 @functools.lru_cache(maxsize=1 << 14)
 def stint_prices(
@@ -182,6 +189,7 @@ def prices(
     return (car[0] - need[0], car[1] - need[1], car[2] - need[2]), price
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def repair_plan(
     setup: Setup, lap: int, section: int, car: Car, to_end: bool = True
 ) -> tuple[float, float, float]:
@@ -207,43 +215,92 @@ def should_pit(setup: Setup, lap: int, section: int, car: Car) -> bool:
     return sum(repair_plan(setup, lap, section, car)) >= PIT_WHEN_SHORT
 
 
+def cost_penalty(
+    cost: tuple[int, int, int],
+    car: Car,
+    spare: tuple[float, float, float],
+    price: tuple[float, float, float],
+) -> tuple[float, bool]:
+    """Return what ``cost`` is worth at the column prices, and whether the car can pay it.
+
+    A cost that would put the car below zero is worth ``INFEASIBLE`` less the cost of the
+    first column it breaks: that is returned, with False. A column point is worth its
+    price once the column is short of the stint's need: the penalty is what the card makes
+    shorter.
+    """
+    t, f, e = cost
+    if car[0] - t < 0:
+        return INFEASIBLE - t, False
+    if car[1] - f < 0:
+        return INFEASIBLE - f, False
+    if car[2] - e < 0:
+        return INFEASIBLE - e, False
+    # Spelled out per column; ``x if x > 0.0 else 0.0`` is max(0.0, x), summed in the
+    # order of the columns.
+    penalty = 0.0
+    left = spare[0]
+    after = t - left
+    penalty += ((after if after > 0.0 else 0.0) - (-left if -left > 0.0 else 0.0)) * price[0]
+    left = spare[1]
+    after = f - left
+    penalty += ((after if after > 0.0 else 0.0) - (-left if -left > 0.0 else 0.0)) * price[1]
+    left = spare[2]
+    after = e - left
+    penalty += ((after if after > 0.0 else 0.0) - (-left if -left > 0.0 else 0.0)) * price[2]
+    return penalty, True
+
+
+def win_chance(card: int, odds: Sequence[tuple[int, float]]) -> float:
+    """Return the chance that ``card`` beats the opponent's, summed in the order of ``odds``."""
+    win: float = 0
+    for c, p in odds:
+        if c < card:
+            win += p
+    return win
+
+
 def card_value(
     card: int,
     cost: tuple[int, int, int],
     car: Car,
     spare: tuple[float, float, float],
     price: tuple[float, float, float],
-    odds: list[tuple[int, float]],
+    odds: Sequence[tuple[int, float]],
 ) -> float:
     """Return 2 x the chance of winning with ``card`` minus what its ``cost`` is worth.
 
     A card that would put the car below zero is worth ``INFEASIBLE`` less that cost (of
-    the first column it breaks). A column point is worth its price once the column is
-    short of the stint's need: the penalty is what the card makes shorter.
+    the first column it breaks); see ``cost_penalty``.
     """
-    # Spelled out per column (this runs for every card at every step of a playout);
-    # ``x if x > 0.0 else 0.0`` is max(0.0, x), summed in the same order as a loop would.
-    t, f, e = cost
-    if car[0] - t < 0:
-        return INFEASIBLE - t
-    if car[1] - f < 0:
-        return INFEASIBLE - f
-    if car[2] - e < 0:
-        return INFEASIBLE - e
-    penalty = 0.0
-    for pay, left, rate in (
-        (t, spare[0], price[0]),
-        (f, spare[1], price[1]),
-        (e, spare[2], price[2]),
-    ):
-        before = -left
-        after = pay - left
-        penalty += ((after if after > 0.0 else 0.0) - (before if before > 0.0 else 0.0)) * rate
-    win: float = 0
-    for c, p in odds:
-        if c < card:
-            win += p
-    return 2.0 * win - penalty
+    penalty, payable = cost_penalty(cost, car, spare, price)
+    if not payable:
+        return penalty
+    return 2.0 * win_chance(card, odds) - penalty
+
+
+def opponent_odds(
+    speeds: tuple[int, ...],
+    seen: Collection[int],
+    known: tuple[int, ...],
+    size: int,
+) -> list[tuple[int, float]]:
+    """Return the opponent's possible cards with their chance of being played.
+
+    ``seen`` are the cards this driver can place (its own, the discards, those it put
+    under the pit deck, and zeros for what it cannot see), ``known`` those it knows the
+    opponent holds, ``size`` how many cards the opponent chooses from.
+    """
+    unknown = [c for c in speeds if c not in seen and c not in known]
+    if size < 1:
+        size = 1
+    chance = 1.0 / size
+    odds = [(c, chance) for c in known]
+    rest = size - len(known)
+    if unknown and rest > 0:
+        share = rest / size / len(unknown)
+        for c in unknown:
+            odds.append((c, share))
+    return odds
 
 
 def _card(action: Race | PitStop | ReturnCard | Discard) -> int:
@@ -284,24 +341,13 @@ class Famous500Heuristic(Bot):
     # Sections ----------------------------------------------------------------------------
     def _card_odds(self, obs: Famous500Observation) -> list[tuple[int, float]]:
         """Return the opponent's possible cards with their chance of being played."""
-        known = obs.opponent_known
         # The cards this driver can place. Speeds are positive, so the zeros of an unknown
         # pit deck card or of no card laid place nothing.
-        seen = {*obs.hand, *known, obs.laid, *obs.pit_deck_known}
+        seen = {*obs.hand, obs.laid, *obs.pit_deck_known}
         for _seat, card in obs.discards:
             seen.add(card)
-        unknown = [c for c in obs.setup.speeds if c not in seen]
         size = obs.hand_sizes[1 - obs.seat] + (1 if obs.opponent_laid else 0)
-        if size < 1:
-            size = 1
-        chance = 1.0 / size
-        odds = [(c, chance) for c in known]
-        rest = size - len(known)
-        if unknown and rest > 0:
-            share = rest / size / len(unknown)
-            for c in unknown:
-                odds.append((c, share))
-        return odds
+        return opponent_odds(obs.setup.speeds, seen, obs.opponent_known, size)
 
     def _choose(self, obs: Famous500Observation, legal: Sequence[Action]) -> Action:
         """Pit when short; else race the card worth most after its cost.
@@ -325,14 +371,22 @@ class Famous500Heuristic(Bot):
         kind = setup.kinds[section]
         costs = setup.costs
         index = setup.speeds.index
-        # The best value, the slower card on a tie.
-        best, best_key = races[0], (-math.inf, 0)
+        # The best value, the slower card on a tie (a (value, -card) key, compared in line).
+        best, best_value, best_card = races[0], -math.inf, 0
         for race in races:
             card = race.card
-            key = (card_value(card, costs[index(card)][kind], car, spare, price, odds), -card)
-            if key > best_key:
-                best, best_key = race, key
-        if pits and best_key[0] <= INFEASIBLE:
+            penalty, payable = cost_penalty(costs[index(card)][kind], car, spare, price)
+            if payable:
+                win: float = 0
+                for c, p in odds:  # win_chance, in line: this runs for every card
+                    if c < card:
+                        win += p
+                value = 2.0 * win - penalty
+            else:
+                value = penalty
+            if value > best_value or (value == best_value and -card > -best_card):
+                best, best_value, best_card = race, value, card
+        if pits and best_value <= INFEASIBLE:
             return min(pits, key=_card)
         return best
 
@@ -342,9 +396,14 @@ class Famous500Heuristic(Bot):
         car = obs.cars[obs.seat]
         assert car is not None
         plan = repair_plan(obs.setup, obs.lap, obs.section, car)
-        column = max(range(3), key=lambda c: plan[c])
+        # The first column of the most need (what max over the columns gives).
+        column = 0
+        if plan[1] > plan[column]:
+            column = 1
+        if plan[2] > plan[column]:
+            column = 2
         if plan[column] > 0.34:
-            repair = Repair(column=column)
+            repair = _REPAIRS[column]
             if repair in legal:
                 return repair
         for action in legal:
@@ -357,15 +416,18 @@ class Famous500Heuristic(Bot):
         choices = [a for a in legal if isinstance(a, (ReturnCard, Discard))]
         setup = obs.setup
         car = obs.cars[obs.seat]
-        if car is None:
+        if car is None or not choices:  # nothing to let go raises, as min always did
             return min(choices, key=_card)
         spare, price = prices(setup, obs.lap, obs.section, car)
         table = keep_values(setup, obs.lap, obs.section)
         index = setup.speeds.index
-
-        def keep_value(card: int) -> float:
+        # min over (value to keep, card), in line: the first of the least, as min gives.
+        least, least_value, least_card = choices[0], math.inf, 0
+        for action in choices:
+            card = action.card
             beats, avg = table[index(card)]
             short = sum(avg[c] * price[c] for c in range(3) if spare[c] < avg[c])
-            return 2.0 * beats - short
-
-        return min(choices, key=lambda a: (keep_value(a.card), a.card))
+            value = 2.0 * beats - short
+            if value < least_value or (value == least_value and card < least_card):
+                least, least_value, least_card = action, value, card
+        return least

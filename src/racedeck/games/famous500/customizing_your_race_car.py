@@ -56,6 +56,23 @@ def design_set(difficulty: int) -> frozenset[Design]:
     return frozenset(designs(difficulty))
 
 
+@functools.cache
+def _listed_designs(difficulty: int) -> dict[tuple[int, int, int, int], Design]:
+    return {(d.tires, d.fuel, d.engine, d.speed): d for d in designs(difficulty)}
+
+
+def listed_design(difficulty: int, split: tuple[int, int, int, int]) -> Design:
+    """Return the design of ``split``: the very object ``designs(difficulty)`` lists.
+
+    A split that is no design of the track (a forged log's) gives a new, unlisted object.
+    Naming the listed object lets a caller find it by identity among 1,330 designs.
+    """
+    listed = _listed_designs(difficulty).get(split)
+    if listed is None:
+        return Design(tires=split[0], fuel=split[1], engine=split[2], speed=split[3])
+    return listed
+
+
 def design_choices(state: Famous500State, seat: int) -> tuple[Famous500Action, ...]:
     """Return the designs ``seat`` may choose, or nothing once it has designed."""
     if seat not in SEATS or state.designed[seat]:

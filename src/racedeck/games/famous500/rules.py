@@ -89,6 +89,9 @@ _CARD_PHASES = MappingProxyType(
     {Race: "choose", PitStop: "choose", ReturnCard: "pit_return", Discard: "discard"}
 )
 """The phase in which each action that names a card of the hand is a choice."""
+_KEEP = KeepCards()
+_FALSE_START = FalseStart()
+_LEAVE = LeavePit()
 
 
 class Famous500(
@@ -227,14 +230,14 @@ class Famous500(
     ) -> None:
         """Emit a driver's (legal) action, or run the engine's turn; then what follows."""
         match action:
+            case Race() | PitStop():
+                the_first_lap.lay_card(turn, actor, action)
             case None if actor == ENGINE:
                 if turn.state.phase == "deal":
                     dealing_the_cards.deal(turn)
                 elif turn.state.phase == "reveal":
                     # The one reveal left to the engine: both pit, tied, a coin to toss.
                     the_first_lap.reveal(turn)
-            case Race() | PitStop():
-                the_first_lap.lay_card(turn, actor, action)
             case Repair():
                 making_a_pit_stop.repair(turn, actor, action)
             case LeavePit():
@@ -247,7 +250,35 @@ class Famous500(
                 customizing_your_race_car.design_car(turn, actor, action)
             case KeepCards() | FalseStart():
                 dealing_the_cards.answer_the_deal(turn, actor, action)
-        _what_follows(turn)
+        # Most decisions lead to another choice (the first card down, a design, a repair):
+        # only a phase that follows by itself needs the loop.
+        if turn.state.phase in _FOLLOWING:
+            _what_follows(turn)
+
+    def action_of(
+        self, state: Famous500State, seat: int, event: Famous500Event
+    ) -> Famous500Action | None:
+        """Return the action of ``seat`` that ``event`` begins: each action emits its own first.
+
+        An event of the other driver, or of the engine, begins no action of ``seat``.
+        """
+        match event:
+            case CardLaid(seat=by, card=card, pit=pit) if by == seat:
+                return PitStop(card=card) if pit else Race(card=card)
+            case StartChosen(seat=by, false_start=false_start) if by == seat:
+                return _FALSE_START if false_start else _KEEP
+            case CarDesigned(seat=by) if by == seat:
+                split = (event.tires, event.fuel, event.engine, event.speed)
+                return customizing_your_race_car.listed_design(state.setup.difficulty, split)
+            case CardReturned(seat=by, card=card) if by == seat:
+                return ReturnCard(card=card)
+            case Repaired(seat=by, column=column) if by == seat:
+                return Repair(column=column)
+            case PitLeft(seat=by) if by == seat:
+                return _LEAVE
+            case CardDiscarded(seat=by, card=card) if by == seat:
+                return Discard(card=card)
+        return None
 
     def explain_illegal(self, state: Famous500State, seat: int, action: object) -> str:
         """Say which rule ``action`` breaks."""
@@ -363,7 +394,9 @@ def _what_follows(turn: Turn[Famous500State, Famous500Event]) -> None:
         if phase not in _FOLLOWING:
             return
         if phase == "reveal":
-            if making_a_pit_stop.coin_needed(state):
+            pits = state.pits
+            # Only a reveal where both drivers pit may need a coin (asked only then).
+            if pits[0] and pits[1] and making_a_pit_stop.coin_needed(state):
                 return
             the_first_lap.reveal(turn)
         elif phase == "pit_draw":

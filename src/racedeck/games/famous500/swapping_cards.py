@@ -17,6 +17,8 @@ the finish after the last section of the last lap.
 
 from __future__ import annotations
 
+import functools
+
 from msgspec.structs import replace
 
 from racedeck.games.famous500 import between_laps
@@ -66,6 +68,7 @@ def swapped(
     )
 
 
+@functools.lru_cache(maxsize=1 << 12)  # a few cards of nine: see ``hands.add``
 def _learnt(known: tuple[int, ...], gave: int, took: int) -> tuple[int, ...]:
     """Return what a driver knows its opponent holds after giving it ``gave`` for ``took``.
 

@@ -118,8 +118,10 @@ def section_revealed(state: Famous500State, event: SectionRevealed) -> Famous500
     (t0, f0, e0, s0), (t1, f1, e1, s1) = state.cars
     (a0, b0, c0), (a1, b1, c1) = event.costs
     p0, p1 = event.points
-    cars = ((t0 - a0, f0 - b0, e0 - c0, s0 + p0), (t1 - a1, f1 - b1, e1 - c1, s1 + p1))
-    if finishing_the_race.is_out(cars[0]) or finishing_the_race.is_out(cars[1]):
+    t0, f0, e0, t1, f1, e1 = t0 - a0, f0 - b0, e0 - c0, t1 - a1, f1 - b1, e1 - c1
+    cars = ((t0, f0, e0, s0 + p0), (t1, f1, e1, s1 + p1))
+    # finishing_the_race.is_out of either car, spelled out: this runs at every reveal.
+    if t0 < 0 or f0 < 0 or e0 < 0 or t1 < 0 or f1 < 0 or e1 < 0:
         return finishing_the_race.out_of_the_race(state, cars, event.points)
     if event.pit_order:
         return making_a_pit_stop.into_the_pit(state, cars, event)

@@ -29,6 +29,7 @@ first exhausted one face up again, the Giant Fly-Swatter the first face-up one d
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -196,23 +197,26 @@ _CHOOSABLE: tuple[tuple[tuple[int, Uses], ...], ...] = tuple(
 only when its trap is entered)."""
 
 
+@functools.cache
+def _face_up_choosable(racer: int, mask: int) -> tuple[tuple[int, Uses], ...]:
+    """Return the advantages of ``racer`` a seat may use by choice that ``mask`` leaves face up."""
+    return tuple((i, uses) for i, uses in _CHOOSABLE[racer] if not mask >> i & 1)
+
+
 def advantage_actions(state: WackyState, seat: int) -> list[UseAdvantage]:
     """Return every use of ``seat``'s face-up advantages it can make now, in sheet order."""
-    mask = state.exhausted[seat]
     p = state.pos[seat]
     actions: list[UseAdvantage] = []
-    for i, uses in _CHOOSABLE[state.racer_of_seat[seat]]:
-        if not mask >> i & 1:
-            actions += uses(state, seat, p, i)
+    for i, uses in _face_up_choosable(state.racer_of_seat[seat], state.exhausted[seat]):
+        actions += uses(state, seat, p, i)
     return actions
 
 
 def any_usable(state: WackyState, seat: int) -> bool:
     """Return True when ``seat`` can use one of its advantages now."""
-    mask = state.exhausted[seat]
     p = state.pos[seat]
-    for i, uses in _CHOOSABLE[state.racer_of_seat[seat]]:
-        if not mask >> i & 1 and uses(state, seat, p, i):
+    for i, uses in _face_up_choosable(state.racer_of_seat[seat], state.exhausted[seat]):
+        if uses(state, seat, p, i):
             return True
     return False
 

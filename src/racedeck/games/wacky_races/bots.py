@@ -22,7 +22,15 @@ from racedeck.core.model import Action, Observation
 from racedeck.core.rng import Rng
 from racedeck.games.wacky_races import data
 from racedeck.games.wacky_races.actions import ChooseRacer, EndTurn, PlayStep, UseAdvantage
-from racedeck.games.wacky_races.data import ADVANTAGE_EFFECTS, CROSSROADS, FINISH, SLOTS, SWAMP
+from racedeck.games.wacky_races.data import (
+    ADVANTAGE_EFFECTS,
+    CROSSROADS,
+    FINISH,
+    GRID,
+    MAX_STEPS,
+    SLOTS,
+    SWAMP,
+)
 from racedeck.games.wacky_races.state import WackyObservation
 
 TRAP_COST = 0.8
@@ -46,16 +54,14 @@ RACER_PREFERENCE = (
 _NO_USES: tuple[UseAdvantage, ...] = ()
 
 
-def _target(others: tuple[int, ...], p: int) -> int:
-    """Where a step from ``p`` lands, given the other racers' positions."""
-    t = p + 1
-    while t < FINISH and others.count(t) >= SLOTS:
-        t += 1
-    return t
-
-
 class _Planner:
-    """Scores the card steps a racer can still take this turn."""
+    """Scores the card steps a racer can still take this turn.
+
+    Search bots ask for a move at every step of every playout, so the plan is a small
+    depth-first search over plain tuples: where a step from each position lands is worked
+    out once a plan (every branch steps the same way, the other racers stay put), and the
+    ways to pay for a step are read straight off the sorted hand.
+    """
 
     __slots__ = ("landings", "others", "start", "tiles", "traps")
 
@@ -67,60 +73,68 @@ class _Planner:
         """The other racers' positions (they stay put while the racer plans)."""
         self.landings: dict[int, tuple[int, float | None]] = {}
         """Per position stepped from: where the step lands, and what the plan is worth if
-        it must end there (None: it goes on). Every branch of a plan steps the same way."""
+        it must end there (None: it goes on)."""
 
     def best(self, p: int, steps: int, hand: tuple[int, ...], wild: bool) -> float:
         """Return the best value reachable from here, ending the turn when it is best."""
-        value = self.rest_value(p, hand)
-        if steps >= data.MAX_STEPS:
+        tile = self.tiles[p]
+        value = float(p - self.start)
+        if tile == SWAMP:
+            if len(set(hand)) == len(hand) and len(hand) < 3:
+                value -= 0.5  # (``rest_value``)
+            if steps >= MAX_STEPS:
+                return value
+            # Two identical cards, or else any three: the hand less them is what is left.
+            rests = [_less(hand, (c, c)) for c in sorted(set(hand)) if hand.count(c) >= 2]
+            if not rests:
+                if len(hand) < 3:
+                    return value
+                rests = [tuple(sorted(hand)[3:])]
+        elif steps >= MAX_STEPS or not hand:
             return value
-        for cards in self.options(p, steps, hand, wild):
-            step = self.step_value(p, steps, hand, cards)
+        elif steps == 0 or wild or tile >= GRID:  # any card: one way per terrain held
+            rests = None  # (made below, once the landing is known to go on)
+        elif tile in hand:
+            i = hand.index(tile)
+            rests = [hand[:i] + hand[i + 1 :]]
+        else:
+            return value
+        t, ends = self.landing(p)
+        if ends is not None:  # every way of paying lands on the same ending
+            return ends if ends > value else value
+        if rests is None:
+            rests = []
+            last = -1
+            for i, c in enumerate(hand):  # one way per terrain held (a sorted hand: each once)
+                if c != last:
+                    rests.append(hand[:i] + hand[i + 1 :])
+                    last = c
+        steps += 1
+        for rest in rests:
+            step = self.best(t, steps, rest, False)
             if step > value:
                 value = step
         return value
-
-    def options(
-        self, p: int, steps: int, hand: tuple[int, ...], wild: bool
-    ) -> list[tuple[int, ...]]:
-        """Return the card sets that pay for a step from ``p``, one per kind of step."""
-        tile = self.tiles[p]
-        if tile == SWAMP:
-            pairs: list[tuple[int, ...]] = [(c, c) for c in sorted(set(hand)) if hand.count(c) >= 2]
-            return pairs or ([tuple(sorted(hand)[:3])] if len(hand) >= 3 else [])
-        terrain = data.terrain_of(tile)
-        if steps == 0 or wild or terrain < 0:
-            return [(c,) for c in sorted(set(hand))]
-        return [(terrain,)] if terrain in hand else []
 
     def landing(self, p: int) -> tuple[int, float | None]:
         """Return where a step from ``p`` lands, and the plan's value if it ends there."""
         known = self.landings.get(p)
         if known is None:
-            t = _target(self.others, p)
+            others = self.others
+            t = p + 1
+            while t < FINISH and others.count(t) >= SLOTS:
+                t += 1
             ends: float | None = None
             if t >= FINISH:
                 ends = FINISH_VALUE
             elif self.traps[t]:
                 ends = t - self.start - TRAP_COST
             elif self.tiles[t] == CROSSROADS:
-                back = [q for q in self.others if q < t]
+                back = [q for q in others if q < t]
                 if back:
                     ends = min(back) - self.start  # the last racer would swap it back
             known = self.landings[p] = (t, ends)
         return known
-
-    def step_value(
-        self, p: int, steps: int, hand: tuple[int, ...], cards: tuple[int, ...]
-    ) -> float:
-        """Return the value of stepping from ``p`` with ``cards``, then planning on."""
-        t, ends = self.landing(p)
-        if ends is not None:
-            return ends
-        rest = list(hand)
-        for c in cards:
-            rest.remove(c)
-        return self.best(t, steps + 1, tuple(rest), False)
 
     def rest_value(self, p: int, hand: tuple[int, ...]) -> float:
         """Value of ending the turn on ``p``: distance gained, a little less on the Swamp."""
@@ -128,6 +142,20 @@ class _Planner:
         if self.tiles[p] == SWAMP and len(set(hand)) == len(hand) and len(hand) < 3:
             value -= 0.5
         return value
+
+
+def _less(hand: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+    """Return ``hand`` with one copy of each of ``cards`` taken out.
+
+    A plan's values depend only on which cards are left, not on their order.
+    """
+    if len(cards) == 1:
+        i = hand.index(cards[0])
+        return hand[:i] + hand[i + 1 :]
+    rest = list(hand)
+    for c in cards:
+        rest.remove(c)
+    return tuple(rest)
 
 
 class WackyHeuristic(Bot):
@@ -140,15 +168,18 @@ class WackyHeuristic(Bot):
         if obs.phase == "choose":
             return self._choose(legal)
         me = obs.seat
-        effects = ADVANTAGE_EFFECTS[obs.racer_of_seat[me]]
-        # One pass over the legal actions: the steps, and the advantages by effect.
+        # One pass over the legal actions: the steps, and the advantages by effect (most
+        # decisions offer a step or two and an advantage or none).
         steps: list[PlayStep] = []
         uses: dict[str, list[UseAdvantage]] = {}
         end_turn: Action | None = None
+        effects: tuple[str, ...] | None = None
         for action in legal:
             if type(action) is PlayStep:
                 steps.append(action)
             elif type(action) is UseAdvantage:
+                if effects is None:
+                    effects = ADVANTAGE_EFFECTS[obs.racer_of_seat[me]]
                 effect = effects[action.advantage]
                 if effect in uses:
                     uses[effect].append(action)
@@ -158,32 +189,41 @@ class WackyHeuristic(Bot):
                 end_turn = action
         pos = obs.pos
         p = pos[me]
-        others = (*pos[:me], *pos[me + 1 :])
-        planner = _Planner(obs, others)
+        planner = _Planner(obs, (*pos[:me], *pos[me + 1 :]))
         hand = obs.hand
+        ahead, ends = planner.landing(p)
+        if uses:
+            # Clear a trap right in front before stepping into it.
+            for a in uses.get("remove_trap", _NO_USES):
+                if a.target == ahead and (steps or "move" in uses):
+                    return a
+            # Low on cards: draw or steal first, the new cards may open longer plans.
+            if len(hand) <= 1 or (obs.steps == 0 and len(hand) <= 2):
+                if "draw" in uses:
+                    return uses["draw"][0]
+                if "steal" in uses:
+                    hand_sizes = obs.hand_sizes
+                    return max(uses["steal"], key=lambda a: hand_sizes[a.target])
+        # Plan the card steps.
+        if steps:
+            rest = planner.rest_value(p, hand)
+            if ends is not None:  # every step lands where the plan ends: the first pays or none
+                if ends > rest + 1e-9:
+                    return steps[0]
+            else:
+                best_step: PlayStep | None = None
+                best_value = rest
+                played = obs.steps + 1
+                for step in steps:
+                    value = planner.best(ahead, played, _less(hand, step.cards), False)
+                    if value > best_value + 1e-9:
+                        best_step, best_value = step, value
+                if best_step is not None:
+                    return best_step
+        if not uses:
+            return end_turn if end_turn is not None else legal[0]
         traps = obs.traps
         hand_sizes = obs.hand_sizes
-
-        ahead = planner.landing(p)[0]
-        # Clear a trap right in front before stepping into it.
-        for a in uses.get("remove_trap", _NO_USES):
-            if a.target == ahead and (steps or "move" in uses):
-                return a
-        # Low on cards: draw or steal first, the new cards may open longer plans.
-        if len(hand) <= 1 or (obs.steps == 0 and len(hand) <= 2):
-            if "draw" in uses:
-                return uses["draw"][0]
-            if "steal" in uses:
-                return max(uses["steal"], key=lambda a: hand_sizes[a.target])
-        # Plan the card steps.
-        best_step: PlayStep | None = None
-        best_value = planner.rest_value(p, hand)
-        for step in steps:
-            value = planner.step_value(p, obs.steps, hand, step.cards)
-            if value > best_value + 1e-9:
-                best_step, best_value = step, value
-        if best_step is not None:
-            return best_step
         # No card step pays: make one possible, or take the free moves.
         if obs.steps < data.MAX_STEPS and hand and not traps[ahead]:
             if "wild" in uses:

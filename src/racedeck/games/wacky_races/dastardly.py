@@ -27,7 +27,6 @@ Whether they move again after the neutral racers is the option
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
@@ -45,15 +44,6 @@ def behind_last(state: WackyState) -> int:
     return min(state.pos) - 1
 
 
-@functools.lru_cache(maxsize=64)
-def terrain_positions(tiles: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """Return, per terrain, the positions of a circuit's tiles showing it, in order.
-
-    A pure function of the tiles, kept: a circuit's tiles change only by Sawtooth.
-    """
-    return tuple(tuple(p for p, tile in enumerate(tiles) if tile == t) for t in range(4))
-
-
 def destination(state: WackyState) -> int:
     """Return where Dastardly moves now, or -1 when he stays.
 
@@ -63,9 +53,11 @@ def destination(state: WackyState) -> int:
     terrain = state.top
     if terrain < 0:
         return -1
-    here, traps = state.dastardly, state.traps
-    for q in terrain_positions(state.tiles)[terrain]:
-        if q > here and traps[q] < 0:
+    # A plain scan ahead of him: he is rarely far from the next such tile, and a scan
+    # costs less than hashing the circuit to look its tiles up.
+    tiles, traps = state.tiles, state.traps
+    for q in range(state.dastardly + 1, len(tiles)):
+        if tiles[q] == terrain and traps[q] < 0:
             return q
     return -1
 

@@ -46,8 +46,7 @@ from racedeck.games.wacky_races import (
     traps,
 )
 from racedeck.games.wacky_races.actions import EndTurn, PlayStep, WackyAction
-from racedeck.games.wacky_races.circuit import forward_target
-from racedeck.games.wacky_races.data import FINISH, MAX_STEPS, SWAMP
+from racedeck.games.wacky_races.data import FINISH, GAS, HAND_SIZE, MAX_STEPS, SLOTS, SWAMP
 from racedeck.games.wacky_races.events import RacerMoved, StepPlayed, TurnEnded, TurnStarted
 from racedeck.games.wacky_races.movement_cards import (
     draw_cards,
@@ -67,6 +66,8 @@ ONE_CARD = tuple(PlayStep(cards=(t,)) for t in range(len(data.TERRAINS)))
 """``ONE_CARD[t]``: a step paid with one card of terrain ``t`` (actions are values, made once)."""
 MATCHING = tuple((step,) for step in ONE_CARD)
 """``MATCHING[t]``: the one step a card of the tile's terrain ``t`` pays for."""
+_ON_ENTRY = terrain.ON_ENTRY
+"""The tiles that act on a racer stepping onto them (``terrain.ON_ENTRY``, read at every step)."""
 
 
 # The steps ------------------------------------------------------------------------------------
@@ -135,27 +136,31 @@ def why_step_illegal(state: WackyState, seat: int, action: PlayStep) -> str:
 def play_step(r: Resolution, seat: int, cards: tuple[int, ...]) -> None:
     """Spend ``cards`` and step one position forward, skipping full positions."""
     pos = r.turn.state.pos
-    r.emit(StepPlayed(seat=seat, cards=cards, to=forward_target(pos, pos[seat])))
-    arrive(r, seat, True)
+    t = pos[seat] + 1  # (``forward_target``, written out: every step of every playout)
+    while t < FINISH and pos.count(t) >= SLOTS:
+        t += 1
+    arrive(r, seat, True, r.emit(StepPlayed(seat=seat, cards=cards, to=t)))
 
 
 # Arriving on a position -----------------------------------------------------------------------
-def arrive(r: Resolution, car: int, by_step: bool) -> None:
+def arrive(r: Resolution, car: int, by_step: bool, s: WackyState | None = None) -> None:
     """Apply what ``car``'s new position does.
 
     That is its trap, its special tile (for a step), and the gas station once the last
-    racer passes it.
+    racer passes it. ``s`` is the state now, when the caller has it at hand.
     """
-    s = r.turn.state
+    if s is None:
+        s = r.turn.state
     p = s.pos[car]
     if p == FINISH or s.phase == "race_end":
         return
     if s.traps[p] >= 0 and traps.spring(r, car, p):
         gas_station.check(r)  # a trap may have moved the last racer on
         return
-    if by_step and s.tiles[p] in terrain.ON_ENTRY:
+    if by_step and s.tiles[p] in _ON_ENTRY:
         terrain.enter(r, car, p)
-    if not s.gas_done:  # (it happens once a race)
+        s = r.turn.state
+    if not s.gas_done and min(s.pos) >= GAS:  # (it happens once a race)
         gas_station.check(r)
 
 
@@ -244,8 +249,8 @@ def after_turn(r: Resolution, sure: bool = False) -> bool:
 
 def _draws_nothing(s: WackyState, seat: int, need: int, round_over: bool, following: int) -> bool:
     """Return True when the end of ``seat``'s turn surely draws no random number."""
-    draw = s.draw
-    if need > len(draw) and reshuffle_size(s) > 0:
+    n = len(s.draw)
+    if need > n and reshuffle_size(s) > 0:
         return False  # the refill reshuffles the discard pile
     if dastardly.needs_a_shuffle(s):
         return False
@@ -253,33 +258,49 @@ def _draws_nothing(s: WackyState, seat: int, need: int, round_over: bool, follow
         return False
     # The next seat starts its turn with a step to play, so it is not ended at once: its
     # hand (this one's after the refill, when it plays alone, then its own refill at the
-    # turn's start) and its tile stay as they are.
+    # turn's start) and its tile stay as they are. Off the Swamp only the hand's size
+    # counts, so the cards are looked at only there.
     hand = s.hands[following]
-    taken = min(max(need, 0), len(draw))
-    if following == seat:
-        hand = tuple(sorted(hand + draw[len(draw) - taken :]))
-    left = draw[: len(draw) - taken]
-    more = 0 if s.options.short_turn_hands else max(0, data.HAND_SIZE - len(hand))
-    if more > len(left) and reshuffle_size(s) > 0:
+    taken = min(max(need, 0), n)
+    left = n - taken  # the draw pile's size after this seat's refill
+    size = len(hand) + taken if following == seat else len(hand)
+    more = 0 if s.options.short_turn_hands else max(0, HAND_SIZE - size)
+    if more > left and reshuffle_size(s) > 0:
         return False  # the next seat's refill at its turn's start reshuffles
+    if s.tiles[s.pos[following]] != SWAMP:
+        # With a card in hand the first step is always possible, but from the Swamp.
+        return size + min(more, left) > 0
+    draw = s.draw
+    if following == seat:
+        hand = tuple(sorted(hand + draw[n - taken :]))
     if more:
-        hand = tuple(sorted(hand + left[len(left) - min(more, len(left)) :]))
-    # With a card in hand the first step is always possible, but from the Swamp.
-    return bool(hand) and (s.tiles[s.pos[following]] != SWAMP or bool(terrain.swamp_steps(hand)))
+        hand = tuple(sorted(hand + draw[left - min(more, left) : left]))
+    return bool(hand) and bool(terrain.swamp_steps(hand))
 
 
 # Folding --------------------------------------------------------------------------------------
 def on_step_played(state: WackyState, e: StepPlayed) -> WackyState:
     """Fold: the cards go from the hand to the discard pile (the last on top); the racer steps."""
     seat, to, cards = e.seat, e.to, e.cards
-    pos, stamp, hands = list(state.pos), list(state.stamp), list(state.hands)
-    pos[seat], stamp[seat] = to, state.clock
-    hand = list(hands[seat])
+    clock = state.clock
+    pos = list(state.pos)
+    pos[seat] = to
+    stamp = list(state.stamp)
+    stamp[seat] = clock
+    hands = list(state.hands)
+    hand = hands[seat]
     discard = list(state.discard)
-    for card in cards:
-        hand.remove(card)
+    if len(cards) == 1:  # every step but the Swamp's: one card out of a sorted hand
+        card = cards[0]
+        i = hand.index(card)
+        hands[seat] = hand[:i] + hand[i + 1 :]
         discard[card] += 1
-    hands[seat] = tuple(hand)
+    else:
+        rest = list(hand)
+        for card in cards:
+            rest.remove(card)
+            discard[card] += 1
+        hands[seat] = tuple(rest)
     state = replace(
         state,
         hands=tuple(hands),
@@ -289,7 +310,7 @@ def on_step_played(state: WackyState, e: StepPlayed) -> WackyState:
         wild=False,
         pos=tuple(pos),
         stamp=tuple(stamp),
-        clock=state.clock + 1,
+        clock=clock + 1,
     )
     return finish(state, seat) if to == FINISH else state
 

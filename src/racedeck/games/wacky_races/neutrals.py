@@ -79,7 +79,17 @@ def move(r: Resolution) -> None:
         r.emit(NeutralCardDrawn(card=card))
         pair = card in drawn
         drawn.append(card)
-        for car in leader_order(r.turn.state, cars):
+        st = r.turn.state
+        # Only a racer this card can move changes anything: when there is none, nobody is
+        # sorted (the order matters only once a racer moves).
+        tiles, pos, stopped = st.tiles, st.pos, r.stopped
+        for car in cars:
+            p = pos[car]
+            if p != FINISH and car not in stopped and neutral_card_moves(tiles[p], card, pair):
+                break
+        else:
+            continue
+        for car in leader_order(st, cars):
             st = r.turn.state
             p = st.pos[car]
             if car in r.stopped or p == FINISH:
@@ -94,8 +104,9 @@ def move(r: Resolution) -> None:
 def step(r: Resolution, car: int) -> None:
     """Step a neutral racer one position forward (full ones skipped), meeting its tile."""
     pos = r.turn.state.pos
-    r.emit(RacerMoved(car=car, to=forward_target(pos, pos[car]), cause="neutral"))
-    r.arrive(car, True)
+    r.arrive(
+        car, True, r.emit(RacerMoved(car=car, to=forward_target(pos, pos[car]), cause="neutral"))
+    )
 
 
 # Folding --------------------------------------------------------------------------------------

@@ -67,9 +67,12 @@ class Resolution:
         else:
             work(self, seat, target)
 
-    def arrive(self, car: int, by_step: bool) -> None:
-        """Apply what ``car``'s new position does to it (``moving.arrive``)."""
-        moving.arrive(self, car, by_step)
+    def arrive(self, car: int, by_step: bool, state: WackyState | None = None) -> None:
+        """Apply what ``car``'s new position does to it (``moving.arrive``).
+
+        ``state`` is the state now, when the caller has it from the event it just emitted.
+        """
+        moving.arrive(self, car, by_step, state)
 
     def swap(self, car: int, other: int, cause: str) -> None:
         """Let ``car`` and ``other`` change places (``moving.swap``)."""
