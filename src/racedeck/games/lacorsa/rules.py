@@ -687,8 +687,6 @@ def _committed(state: LacorsaState, event: CardsCommitted) -> LacorsaState:
     return replace(state, hands=hands, committed=committed, phase=phase)
 
 
-
-
 def _after_challenge(state: LacorsaState, event: ChallengeResolved) -> LacorsaState:
     a, d = event.attacker, event.defender
     committed = state.committed
@@ -705,12 +703,10 @@ def _after_challenge(state: LacorsaState, event: ChallengeResolved) -> LacorsaSt
         rest = list(committed)
         rest[a] = rest[d] = None
         cleared = tuple(rest)
-    cursor = state.cursor
+    cursor, passes = state.cursor, 0
     order, spaces = state.order, state.spaces
     if event.winner != a:
-        phase, cursor, passes, lap, attacker, defender = _next_turn(
-            order, state.hands, spaces, cursor + 1, 0, state.lap
-        )
+        cursor += 1
     else:
         ahead = list(order)
         ahead[cursor], ahead[cursor + 1] = d, a
@@ -723,17 +719,11 @@ def _after_challenge(state: LacorsaState, event: ChallengeResolved) -> LacorsaSt
             cursor, passes = cursor + 2, 0
         else:
             cursor += 1
-        phase, cursor, passes, lap, attacker, defender = _next_turn(
-            order, state.hands, spaces, cursor, passes, state.lap
-        )
-    return replace(
+    return settle(
         state,
-        phase=phase,
-        cursor=cursor,
-        passes=passes,
-        lap=lap,
-        attacker=attacker,
-        defender=defender,
+        cursor,
+        passes,
+        state.lap,
         played=played,
         played_by=played_by,
         committed=cleared,
@@ -753,17 +743,11 @@ def _extended(state: LacorsaState, event: Extended) -> LacorsaState:
     moved = list(state.spaces)
     moved[car] += 1
     spaces = tuple(moved)
-    phase, cursor, passes, lap, attacker, defender = _next_turn(
-        state.order, hands, spaces, state.cursor + 1, 0, state.lap
-    )
-    return replace(
+    return settle(
         state,
-        phase=phase,
-        cursor=cursor,
-        passes=passes,
-        lap=lap,
-        attacker=attacker,
-        defender=defender,
+        state.cursor + 1,
+        0,
+        state.lap,
         hands=hands,
         spaces=spaces,
         played=(*state.played, event.card),
@@ -778,17 +762,11 @@ def _discarded(state: LacorsaState, event: Discarded) -> LacorsaState:
     changed = list(hands)
     changed[car] = _remove(hands[car], cards)
     hands = tuple(changed)
-    phase, cursor, passes, lap, attacker, defender = _next_turn(
-        state.order, hands, state.spaces, state.cursor + 1, 0, state.lap
-    )
-    return replace(
+    return settle(
         state,
-        phase=phase,
-        cursor=cursor,
-        passes=passes,
-        lap=lap,
-        attacker=attacker,
-        defender=defender,
+        state.cursor + 1,
+        0,
+        state.lap,
         hands=hands,
         played=state.played + cards,
         played_by=state.played_by + (car,) * len(cards),
