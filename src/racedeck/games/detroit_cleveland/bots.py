@@ -275,6 +275,17 @@ class DetroitClevelandHeuristic(Bot):
             terms = blocked[space][near] = (-RIVAL_WEIGHT * value, value)
             return terms
 
+        def across(finished: list[int], car: int) -> float:
+            """Return the value of ``car`` across the line, placed after ``finished``.
+
+            Cars that cross the line in a position take the next places, in car order;
+            ``car`` joins ``finished`` if it is not there yet.
+            """
+            if car not in finished:
+                finished.append(car)
+            value = length + PLACE_BONUS * (6 - finished.index(car))
+            return value + MOBILITY_WEIGHT * float(MOBILITY_LOOKAHEAD)
+
         def score(positions: Positions, taken: int) -> float:
             total = known.get(positions)
             if total is not None:
@@ -284,13 +295,9 @@ class DetroitClevelandHeuristic(Bot):
             for car, mine in owned:
                 space = positions[car]
                 if space == FINISH:
-                    # Cars that cross the line in the position take the next places.
                     if finished is None:
                         finished = list(already)
-                    if car not in finished:
-                        finished.append(car)
-                    value = length + PLACE_BONUS * (6 - finished.index(car))
-                    value += MOBILITY_WEIGHT * float(MOBILITY_LOOKAHEAD)
+                    value = across(finished, car)
                     total += value if mine else -RIVAL_WEIGHT * value
                     continue
                 near = taken & cones[space]
@@ -325,10 +332,7 @@ class DetroitClevelandHeuristic(Bot):
                 if space == FINISH:
                     if finished is None:
                         finished = list(already)
-                    if other not in finished:
-                        finished.append(other)
-                    value = length + PLACE_BONUS * (6 - finished.index(other))
-                    value += MOBILITY_WEIGHT * float(MOBILITY_LOOKAHEAD)
+                    value = across(finished, other)
                     parts.append((space, mine, 0, value if mine else -RIVAL_WEIGHT * value))
                     continue
                 cone = cones[space]
