@@ -128,3 +128,38 @@ def test_the_bias_is_the_games_own_unless_set() -> None:
         ("lacorsa", None): 0.0,
         ("lacorsa", 0.5): 0.5,
     }
+
+
+@pytest.mark.parametrize("rule", ["ucb1", "regret", "exp3"])
+def test_a_widened_node_picks_the_same_with_an_index_of_its_legal_actions(rule: str) -> None:
+    """Going through the tried actions of a long legal list (a car design's 1,330) by an
+    index of it must pick exactly what going through the whole list picks: the same
+    action, the same rows, the same draws, simulation after simulation."""
+    legal = [f"design-{i:02}" for i in range(60)]
+    index = {action: position for position, action in enumerate(legal)}
+    runs = []
+    for indexed in (False, True):
+        rng = random.Random(7)
+        rewards = random.Random(3)
+        table: dict = {}  # type: ignore[type-arg]
+        # Some determinizations list fewer designs: the index must skip rows not legal now.
+        short = legal[:45]
+        short_index = {action: position for position, action in enumerate(short)}
+        picks = []
+        for simulation in range(400):
+            now, listing = (short, short_index) if simulation % 5 == 4 else (legal, index)
+            prior = (lambda: "design-33") if simulation % 3 else None
+            given = listing if indexed else None
+            if rule == "ucb1":
+                action, row = select_ucb1(table, now, 0.7, rng, prior, 0.5, given)  # type: ignore[arg-type]
+                update = None
+            else:
+                action, row, update = select_sealed(table, now, rule, 0.1, rng, prior, given)  # type: ignore[arg-type]
+            reward = rewards.random()
+            row[0] += 1
+            row[1] += reward
+            learn(rule, row, update, reward)
+            picks.append(action)
+        runs.append((picks, {a: list(r) for a, r in table.items()}))
+    assert runs[0] == runs[1]
+    assert len(set(runs[0][0])) > 5  # the node widened: several designs were tried

@@ -29,6 +29,7 @@ from typing import Any, ClassVar, Literal
 from racedeck.bots.sampling import Sampler, sampler_for
 from racedeck.bots.selection import (
     SEALED_RULES,
+    WIDEN_ABOVE,
     Row,
     SealedRule,
     Update,
@@ -125,13 +126,34 @@ class Budget:
 class _Node:
     """One point of the action tree: per acting seat, statistics of its choices."""
 
-    __slots__ = ("children", "favourites", "tables")
+    __slots__ = ("children", "favourites", "listings", "tables")
 
     def __init__(self) -> None:
         self.children: dict[Any, _Node] = {}
         self.tables: dict[int, dict[Action, Row]] = {}
         self.favourites: dict[int, Action | None] = {}
         """Per seat, the heuristic's choice here, asked once (of the first determinization)."""
+        self.listings: dict[int, tuple[Sequence[Action], dict[Action, int] | None]] = {}
+        """Per seat, the last long legal list seen here and, once it came back, its index."""
+
+    def index(self, seat: int, legal: Sequence[Action]) -> dict[Action, int] | None:
+        """Return each of ``legal``'s actions and its position, when ``legal`` comes back.
+
+        A game that hands out the very same legal object every time (Famous 500's 1,330
+        car designs) gets its index built once and kept; a list built anew each time is
+        not worth indexing, and gets None.
+        """
+        seen = self.listings.get(seat)
+        if seen is None or seen[0] is not legal:
+            self.listings[seat] = (legal, None)
+            return None
+        index = seen[1]
+        if index is None:
+            index = {action: position for position, action in enumerate(legal)}
+            if len(index) != len(legal):  # equal actions listed twice: no index
+                return None
+            self.listings[seat] = (legal, index)
+        return index
 
 
 def rewards(result: Result, rank_weight: float = RANK_WEIGHT) -> list[float]:
@@ -249,12 +271,15 @@ class Ismcts(Bot):
                     prior = partial(
                         _node_favourite, node, game, policy[seat], state, seat, legal, rng
                     )
+                index = node.index(seat, legal) if len(legal) > WIDEN_ABOVE else None
                 update: Update = None
                 # The searching seat best-responds (UCB1) to the others' learnt mix.
                 if len(seats) > 1 and seat != own and sealed != "ucb1":
-                    action, stats, update = select_sealed(table, legal, sealed, mix, rng, prior)
+                    action, stats, update = select_sealed(
+                        table, legal, sealed, mix, rng, prior, index
+                    )
                 else:
-                    action, stats = select_ucb1(table, legal, exploration, rng, prior, bias)
+                    action, stats = select_ucb1(table, legal, exploration, rng, prior, bias, index)
                 joint.append(action)
                 path.append((seat, stats, update))
             key = joint[0] if len(joint) == 1 else tuple(joint)

@@ -60,40 +60,70 @@ def new_row() -> Row:
     return [0, 0.0, 1, 0.0]
 
 
+def listed(table: dict[Action, Row], index: dict[Action, int]) -> list[tuple[int, Action, Row]]:
+    """Return the tried actions that ``index`` lists, as ``(position, action, row)`` in order.
+
+    ``index`` maps each legal action to its position in the legal list. A widened node has
+    tried a few of its many legal actions (a car design, a handful of 1,330), so going
+    through what was tried costs far less than going through what is legal, and gives the
+    same actions in the same order.
+    """
+    tried = [(index[action], action, row) for action, row in table.items() if action in index]
+    tried.sort(key=_position)
+    return tried
+
+
+def _position(entry: tuple[int, Action, Row]) -> int:
+    return entry[0]
+
+
 def expand(
     table: dict[Action, Row],
     legal: Sequence[Action],
     rng: random.Random,
     prior: Callable[[], Action | None] | None,
+    index: dict[Action, int] | None = None,
 ) -> tuple[Action, Row] | None:
     """Return a new action to try and its row, or None while no new one may be tried.
 
     Counts each tried legal action as available once more. The new action is the
     ``prior``'s when untried, else one at random; with more than ``WIDEN_ABOVE`` legal
     actions one is added only while fewer than ``1 + sqrt(visits)`` have been tried.
+    ``index`` (each of ``legal``'s actions and its position, see ``listed``) lets a
+    widened node go through its tried actions only; the outcome is the same.
     """
-    untried = []
-    tried = 0
-    visits_here = 0.0
-    for action in legal:
-        stats = table.get(action)
-        if stats is None:
-            untried.append(action)
-        else:
-            stats[2] += 1
-            tried += 1
-            visits_here += stats[0]
-    if not untried or (len(legal) > WIDEN_ABOVE and tried >= 1 + math.sqrt(visits_here)):
-        return None
+    if index is not None and len(legal) > WIDEN_ABOVE:
+        tried_rows = listed(table, index)
+        visits = 0.0
+        for _, _, row in tried_rows:
+            row[2] += 1
+            visits += row[0]
+        if len(tried_rows) == len(legal) or len(tried_rows) >= 1 + math.sqrt(visits):
+            return None
+        untried = [action for action in legal if action not in table]
+    else:
+        untried = []
+        tried = 0
+        visits_here = 0.0
+        for action in legal:
+            stats = table.get(action)
+            if stats is None:
+                untried.append(action)
+            else:
+                stats[2] += 1
+                tried += 1
+                visits_here += stats[0]
+        if not untried or (len(legal) > WIDEN_ABOVE and tried >= 1 + math.sqrt(visits_here)):
+            return None
     action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
     if prior is not None:
         favourite = prior()
         if favourite is not None:
-            listed = choose(untried, favourite)
-            if listed is not None:
-                action = listed
-    row = table[action] = new_row()
-    return action, row
+            listed_favourite = choose(untried, favourite)
+            if listed_favourite is not None:
+                action = listed_favourite
+    new = table[action] = new_row()
+    return action, new
 
 
 def select_ucb1(
@@ -103,6 +133,7 @@ def select_ucb1(
     rng: random.Random,
     prior: Callable[[], Action | None] | None = None,
     bias: float = 0.0,
+    index: dict[Action, int] | None = None,
 ) -> tuple[Action, Row]:
     """Pick a new action to try (see ``expand``), else the best tried one by UCB1.
 
@@ -111,8 +142,9 @@ def select_ucb1(
     ``bias`` (progressive bias, Chaslot et al. 2008) the ``prior``'s choice gets
     ``bias / (visits + 1)`` more: the search leaves the heuristic's choice only once the
     simulations show another is better, by a margin that shrinks as they pile up.
+    ``index``: see ``expand``.
     """
-    new = expand(table, legal, rng, prior)
+    new = expand(table, legal, rng, prior, index)
     if new is not None:
         return new
     favourite = prior() if bias > 0 and prior is not None else None
@@ -121,7 +153,10 @@ def select_ucb1(
     best_value = -math.inf
     log = math.log
     sqrt = math.sqrt
-    for action in legal:
+    tried: Sequence[Action] = legal
+    if index is not None and len(legal) > WIDEN_ABOVE:
+        tried = [action for _, action, _ in listed(table, index)]
+    for action in tried:
         stats = table.get(action)
         if stats is None:
             continue
@@ -158,17 +193,24 @@ def select_sealed(
     mix: float,
     rng: random.Random,
     prior: Callable[[], Action | None] | None = None,
+    index: dict[Action, int] | None = None,
 ) -> tuple[Action, Row, Update]:
     """Pick a seat's action at a sealed node: a new one to try, else one drawn by ``rule``.
 
     Returns the action, its row, and what the backup needs (None after an expansion,
-    which is not drawn from the strategy and so teaches the learner nothing).
+    which is not drawn from the strategy and so teaches the learner nothing). ``index``:
+    see ``expand``.
     """
-    new = expand(table, legal, rng, prior)
+    new = expand(table, legal, rng, prior, index)
     if new is not None:
         return new[0], new[1], None
-    actions = [a for a in legal if a in table]
-    rows = [table[a] for a in actions]
+    if index is not None and len(legal) > WIDEN_ABOVE:
+        tried = listed(table, index)
+        actions = [action for _, action, _ in tried]
+        rows = [row for _, _, row in tried]
+    else:
+        actions = [a for a in legal if a in table]
+        rows = [table[a] for a in actions]
     probabilities = strategy(rule, rows, mix)
     draw = rng.random()
     pick = len(rows) - 1
