@@ -156,6 +156,50 @@ def describe_failure(exc: BaseException, where: str = "") -> str:
     return clip(f"{where}raised {type(exc).__name__}: {safe_str(exc)}")
 
 
+_INDEXED_FROM = 16
+"""Legal lists at least this long are looked up by identity through ``_LegalIndex``."""
+
+
+class _LegalIndex:
+    """Finds a bot's answer among a long legal list by identity in constant time.
+
+    ``choose`` goes through the legal list in Python to find the very object a bot
+    returned: for Famous 500's 1,330 car designs that is most of the cost of a random
+    race. A game that hands out the same tuple at every such decision (a cached list)
+    gets it indexed by the id of each action on its second appearance; a list made anew
+    each time is only remembered, never indexed, so it costs no more than a look-up.
+
+    Each entry holds its tuple, so no other object can take that tuple's id (nor its
+    actions' ids) while the entry lives; the index is cleared, never partly evicted,
+    which keeps it safe for matches played in threads.
+    """
+
+    _LIMIT = 32
+
+    def __init__(self) -> None:
+        self._seen: dict[int, tuple[tuple[Action, ...], dict[int, Action] | None]] = {}
+
+    def find(self, legal: tuple[Action, ...], answer: object) -> Action | None:
+        """Return the action of ``legal`` that is ``answer`` itself, or None if unknown."""
+        seen = self._seen
+        entry = seen.get(id(legal))
+        if entry is None or entry[0] is not legal:
+            if len(seen) >= self._LIMIT:
+                seen.clear()
+            seen[id(legal)] = (legal, None)
+            return None
+        index = entry[1]
+        if index is None:
+            index = {id(action): action for action in legal}
+            seen[id(legal)] = (legal, index)
+        action = index.get(id(answer))
+        # Both are alive, so equal ids mean the same object; the test says so plainly.
+        return action if action is answer else None
+
+
+_LEGAL_INDEX = _LegalIndex()
+
+
 def seat_limits(seats: Sequence[BotSpec], time_limit: float | None) -> list[float | None]:
     """Return each seat's limit in seconds per decision: its bot's own, else the match's."""
     limits: list[float | None] = []
@@ -348,7 +392,11 @@ def _play(
                 answer = bots[seat].act(observation, legal, rngs[seat])
             else:
                 answer = clock.call(limits[seat], bots[seat].act, observation, legal, rngs[seat])
-            action = choose(legal, answer)
+            action = None
+            if len(legal) >= _INDEXED_FROM:
+                action = _LEGAL_INDEX.find(legal, answer)
+            if action is None:
+                action = choose(legal, answer)
         except BotTimeout:
             reason = f"exceeded its time limit of {limits[seat]:g} s"
         except BaseException as exc:  # a bot's failure must never stop the engine
