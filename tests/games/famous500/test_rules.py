@@ -164,3 +164,61 @@ def test_hands_stay_sorted_and_pairs_change_one_seat() -> None:
     assert add((40, 120), 60) == (40, 60, 120)
     assert remove((40, 60, 120), 60) == (40, 120)
     assert pair((1, 2), 0, 5) == (5, 2) and pair((1, 2), 1, 5) == (1, 5)
+
+
+def _positions(seeds: int, laps: int) -> list[object]:
+    """Return every state of ``seeds`` random races of ``laps`` laps, pit stops included."""
+    options = Famous500Options(laps=laps)
+    states: list[object] = []
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        state = GAME.initial_state(options, 2)
+        while not GAME.next_step(state).over:
+            states.append(state)
+            step = GAME.next_step(state)
+            if step.engine:
+                state = apply(
+                    GAME, state, ENGINE, None, random.Random(seed * 1000 + len(states))
+                ).state
+            else:
+                seat = step.seats[0]
+                state = apply(GAME, state, seat, rng.choice(GAME.legal_actions(state, seat))).state
+    return states
+
+
+def test_the_rule_and_fold_tables_do_what_the_matches_do() -> None:
+    """``resolve`` and ``evolve`` find each kind's function by exact type: the same events
+    and the same states as the full dispatch by ``match``, for every kind met in races."""
+    from racedeck.core.step import Turn
+    from racedeck.games.famous500 import rules
+
+    kinds: set[type] = set()
+    events: set[type] = set()
+    for state in _positions(40, 3):
+        step = GAME.next_step(state)
+        deciders = (
+            [(ENGINE, None)]
+            if step.engine
+            else [
+                (seat, action)
+                for seat in step.seats
+                for action in GAME.legal_actions(state, seat)[:40]
+            ]
+        )
+        for actor, action in deciders:
+            rng_a, rng_b = random.Random(5), random.Random(5)
+            by_table = Turn(GAME, state, rng_a)
+            GAME.resolve(by_table, actor, action)
+            by_match = Turn(GAME, state, rng_b)
+            rules._resolve_by_match(by_match, actor, action)
+            if by_match.state.phase in rules._FOLLOWING:
+                rules._what_follows(by_match)
+            assert by_table.events == by_match.events and by_table.state == by_match.state
+            kinds.add(type(action))
+            before = state
+            for event in by_table.events:
+                assert GAME.evolve(before, event) == rules._fold_by_match(before, event)
+                before = GAME.evolve(before, event)
+                events.add(type(event))
+    assert set(rules._RULES) <= kinds
+    assert events == set(rules._FOLDS)
