@@ -263,19 +263,19 @@ def run_match(
     try:
         with interrupts.watching():
             return _play(
-            game,
-            options,
-            seats,
-            bots,
-            seed,
-            writer,
-            fault_policy,
-            start_state,
-            start_events,
-            limits,
-            clock,
-            failed,
-        )
+                game,
+                options,
+                seats,
+                bots,
+                seed,
+                writer,
+                fault_policy,
+                start_state,
+                start_events,
+                limits,
+                clock,
+                failed,
+            )
     finally:
         if clock is not None:
             clock.stop()
@@ -290,6 +290,89 @@ def _close(bot: Bot) -> None:
     except BaseException as exc:  # cleanup must reach every bot
         if not is_bots_own(exc):
             raise
+
+
+class _Referee:
+    """What a match does when a bot fails or leaves notes: the paths a clean match never takes.
+
+    It records faults and debug notes (in the log too, with a writer) and replaces a bot
+    that can answer no more; ``bots`` and ``limits`` are the very lists the match loop
+    reads, so a replacement is seen at the seat's next decision.
+    """
+
+    __slots__ = ("bots", "debug", "fault_policy", "faults", "forfeit", "limits", "seats", "writer")
+
+    def __init__(
+        self,
+        seats: Sequence[BotSpec],
+        bots: list[Bot],
+        limits: list[float | None],
+        writer: LogWriter | None,
+        fault_policy: str,
+    ) -> None:
+        self.seats = seats
+        self.bots = bots
+        self.limits = limits
+        self.writer = writer
+        self.fault_policy = fault_policy
+        self.faults: list[Fault] = []
+        self.debug: list[DebugNote] = []
+        self.forfeit: Forfeit | None = None
+
+    def record_fault(self, seat: int, reason: str) -> None:
+        """Record a fault of ``seat``'s bot."""
+        fault = Fault(seat=seat, bot=self.seats[seat].name, reason=reason, policy=self.fault_policy)
+        self.faults.append(fault)
+        if self.writer is not None:
+            self.writer.fault(fault)
+
+    def record_debug(self, seat: int) -> None:
+        """Record the debug text ``seat``'s bot has, if it gives any."""
+        try:
+            text = self.bots[seat].take_debug()
+        except BaseException as exc:  # debug text is optional: a bot failing to give it, none
+            if not is_bots_own(exc):
+                raise
+            return
+        if text:
+            text = safe_str(text)
+            note = DebugNote(seat=seat, bot=self.seats[seat].name, text=text[:DEBUG_LIMIT])
+            self.debug.append(note)
+            if self.writer is not None:
+                self.writer.debug(note)
+
+    def replace_bot(self, seat: int, reason: str) -> None:
+        """Record that ``seat``'s bot can answer no more: it forfeits, or is substituted."""
+        self.record_fault(seat, reason)
+        if self.fault_policy == "forfeit":
+            self.forfeit = Forfeit(seat=seat, reason=reason)
+            return
+        _close(self.bots[seat])
+        self.bots[seat] = _Substitute()
+        self.limits[seat] = None
+
+    def failed(
+        self, seat: int, legal: tuple[Action, ...], failure: BaseException | None, answer: object
+    ) -> Action | None:
+        """Handle a decision that gave no legal action: the substitute's, or None to stop.
+
+        ``failure`` is what the bot raised (``None``: it answered ``answer``, not legal).
+        """
+        gone = False
+        if failure is None:
+            reason = f"returned an illegal action {shown(answer)}"
+        elif isinstance(failure, BotTimeout):
+            reason = f"exceeded its time limit of {self.limits[seat]:g} s"
+        else:
+            reason = describe_failure(failure)
+            gone = isinstance(failure, BotGone)
+        if gone:
+            self.replace_bot(seat, reason)
+        else:
+            self.record_fault(seat, reason)
+            if self.fault_policy == "forfeit":
+                self.forfeit = Forfeit(seat=seat, reason=reason)
+        return None if self.forfeit is not None else legal[0]
 
 
 def _play(
@@ -312,47 +395,17 @@ def _play(
     if writer is not None and start_state is None:
         writer.header(make_header(game, options, players, seed, seats, fault_policy))
 
-    faults: list[Fault] = []
-    debug: list[DebugNote] = []
-    forfeit: Forfeit | None = None
-
-    def record_fault(seat: int, reason: str) -> None:
-        fault = Fault(seat=seat, bot=seats[seat].name, reason=reason, policy=fault_policy)
-        faults.append(fault)
-        if writer is not None:
-            writer.fault(fault)
-
-    def record_debug(seat: int) -> None:
-        try:
-            text = bots[seat].take_debug()
-        except BaseException as exc:  # debug text is optional: a bot failing to give it, none
-            if not is_bots_own(exc):
-                raise
-            return
-        if text:
-            text = safe_str(text)
-            note = DebugNote(seat=seat, bot=seats[seat].name, text=text[:DEBUG_LIMIT])
-            debug.append(note)
-            if writer is not None:
-                writer.debug(note)
-
-    def replace_bot(seat: int, reason: str) -> Forfeit | None:
-        record_fault(seat, reason)
-        if fault_policy == "forfeit":
-            return Forfeit(seat=seat, reason=reason)
-        _close(bots[seat])
-        bots[seat] = _Substitute()
-        limits[seat] = None
-        return None
-
+    referee = _Referee(seats, bots, limits, writer, fault_policy)
     for seat, reason in failed:
-        forfeit = replace_bot(seat, reason)
-        if forfeit is not None:
+        referee.replace_bot(seat, reason)
+        if referee.forfeit is not None:
             break
+    gone = {seat for seat, _ in failed} if failed else ()
+    emits = [False] * players
     for seat, bot in enumerate(bots):
-        if forfeit is not None:
+        if referee.forfeit is not None:
             break
-        if any(seat == gone for gone, _ in failed):
+        if seat in gone:
             continue
         try:
             bot.bind_game(game)
@@ -361,13 +414,15 @@ def _play(
             if not is_bots_own(exc):
                 raise
             where = "" if isinstance(exc, BotGone) else "start_match "
-            forfeit = replace_bot(seat, describe_failure(exc, where))
-            if forfeit is not None:
+            referee.replace_bot(seat, describe_failure(exc, where))
+            if referee.forfeit is not None:
                 break
-        if _flag(bots[seat], "emits_debug", False):
-            record_debug(seat)
+        emits[seat] = _flag(bots[seat], "emits_debug", False)
+        if emits[seat]:
+            referee.record_debug(seat)
 
-    debugging = any(_flag(bot, "emits_debug", False) for bot in bots)
+    debugging = any(emits)
+    record_debug = referee.record_debug
     reads = [_flag(bot, "reads_observation", True) for bot in bots]
     next_step = game.next_step
     legal_actions = game.legal_actions
@@ -375,71 +430,50 @@ def _play(
     resolve = game.resolve
     seq = start_events
     write = writer.event if writer is not None else None
+    forfeit = referee.forfeit
 
-    def ask(seat: int) -> Action | None:
-        """Return the legal action ``seat``'s bot chose, or None once its failure is handled.
-
-        A failure under ``substitute`` (or a bot replaced) gives the first legal action.
-        """
-        nonlocal forfeit
-        offered = legal_actions(state, seat)
-        # The bot gets its own immutable copy: nothing it does to it reaches the engine.
-        legal = offered if type(offered) is tuple else tuple(offered)
-        observation = observe(state, seat) if reads[seat] else NOT_OBSERVED
-        gone = False
-        try:
-            if clock is None:
-                answer = bots[seat].act(observation, legal, rngs[seat])
-            else:
-                answer = clock.call(limits[seat], bots[seat].act, observation, legal, rngs[seat])
-            action = None
-            if len(legal) >= _INDEXED_FROM:
-                action = _LEGAL_INDEX.find(legal, answer)
-            if action is None:
-                action = choose(legal, answer)
-        except BotTimeout:
-            reason = f"exceeded its time limit of {limits[seat]:g} s"
-        except BaseException as exc:  # a bot's failure must never stop the engine
-            if not is_bots_own(exc):
-                raise
-            reason = describe_failure(exc)
-            gone = isinstance(exc, BotGone)
-        else:
-            if action is not None:
-                if debugging:
-                    record_debug(seat)
-                return action
-            reason = f"returned an illegal action {shown(answer)}"
-        if debugging:
-            record_debug(seat)
-        if gone:
-            forfeit = replace_bot(seat, reason)
-        else:
-            record_fault(seat, reason)
-            if fault_policy == "forfeit":
-                forfeit = Forfeit(seat=seat, reason=reason)
-        return None if forfeit is not None else legal[0]
-
+    # The decisions are asked in line, not through a function: a race of few decisions
+    # (Famous 500's) pays for every call. A failure goes to the referee.
     while forfeit is None:
         step = next_step(state)
         acting = step.seats
-        if len(acting) == 1:
-            action = ask(acting[0])
-            if action is None:
-                break
-            turn: Turn[Any, Any] = Turn(game, state, NO_CHANCE)
-            resolve(turn, acting[0], action)
-        elif acting:
+        if acting:
             chosen: list[tuple[int, Action]] = []
             for seat in acting:
-                action = ask(seat)
+                offered = legal_actions(state, seat)
+                # The bot gets its own immutable copy: nothing it does to it reaches the engine.
+                legal = offered if type(offered) is tuple else tuple(offered)
+                observation = observe(state, seat) if reads[seat] else NOT_OBSERVED
+                answer: object = None
+                failure: BaseException | None = None
+                action: Action | None = None
+                try:
+                    if clock is None:
+                        answer = bots[seat].act(observation, legal, rngs[seat])
+                    else:
+                        answer = clock.call(
+                            limits[seat], bots[seat].act, observation, legal, rngs[seat]
+                        )
+                    if len(legal) >= _INDEXED_FROM:
+                        action = _LEGAL_INDEX.find(legal, answer)
+                    if action is None:
+                        action = choose(legal, answer)
+                except BaseException as exc:  # a bot's failure must never stop the engine
+                    if not isinstance(exc, BotTimeout) and not is_bots_own(exc):
+                        raise
+                    failure = exc
+                if debugging:
+                    record_debug(seat)
                 if action is None:
-                    break
+                    action = referee.failed(seat, legal, failure, answer)
+                    if action is None:
+                        break
                 chosen.append((seat, action))
+            forfeit = referee.forfeit
             if forfeit is not None:
                 break
             # Sealed choices are resolved in seat order, each from the state the last left.
-            turn = Turn(game, state, NO_CHANCE)
+            turn: Turn[Any, Any] = Turn(game, state, NO_CHANCE)
             for seat, action in chosen:
                 resolve(turn, seat, action)
         elif step.engine:
@@ -467,7 +501,9 @@ def _play(
                 raise
             reason = describe_failure(exc, END_MATCH)
             # After the match: the reader tells such a fault from one that ended it by this.
-            record_fault(seat, reason if reason.startswith(END_MATCH) else END_MATCH + reason)
+            referee.record_fault(
+                seat, reason if reason.startswith(END_MATCH) else END_MATCH + reason
+            )
     last_hash = writer.last_hash if writer is not None else ""
     if writer is not None:
         writer.result(
@@ -484,10 +520,10 @@ def _play(
         state=state,
         result=result,
         events=seq,
-        faults=faults,
+        faults=referee.faults,
         forfeit=forfeit,
         last_hash=last_hash,
-        debug=debug,
+        debug=referee.debug,
     )
 
 
