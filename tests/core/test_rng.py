@@ -68,3 +68,10 @@ def test_a_bot_stream_pickles_and_copies_as_a_plain_generator_in_the_same_state(
         assert other.getstate() == lazy.getstate()
     fresh = pickle.loads(pickle.dumps(bot_stream(9, 3)))
     assert fresh.random() == stream(9, "bot/3").random()
+
+
+def test_every_seat_has_its_own_named_stream_past_the_names_made_in_advance() -> None:
+    """The first seats' stream names are made once; any seat draws what its name gives."""
+    for seat in (0, 15, 16, 40):
+        assert bot_stream(9, seat).random() == stream(9, f"bot/{seat}").random()
+    assert len({bot_stream(9, seat).random() for seat in range(20)}) == 20
