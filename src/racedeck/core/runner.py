@@ -456,6 +456,13 @@ def _play(
                         )
                     if len(legal) >= _INDEXED_FROM:
                         action = _LEGAL_INDEX.find(legal, answer)
+                    else:
+                        # choose's first pass, in line: the answer is nearly always one
+                        # of the very objects offered, and a call a decision is dear.
+                        for offer in legal:
+                            if offer is answer:
+                                action = offer
+                                break
                     if action is None:
                         action = choose(legal, answer)
                 except BaseException as exc:  # a bot's failure must never stop the engine
