@@ -13,7 +13,7 @@ legal action of the seats to act and matching the events it gives.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from racedeck.core.bot import Bot, BotSpec
@@ -21,7 +21,7 @@ from racedeck.core.game import AnyGame
 from racedeck.core.log import encode
 from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Observation, Options, Result
 from racedeck.core.rng import Rng, bot_stream, engine_stream
-from racedeck.core.step import NO_CHANCE, choose, fold, resolve
+from racedeck.core.step import NO_CHANCE, TracedTurn, choose, fold, resolve, resolve_traced
 
 
 class ResumedBot(Bot):
@@ -91,6 +91,15 @@ def same_events(recorded: Sequence[Any], produced: Sequence[Any]) -> bool:
     )
 
 
+def _begins(logged: Sequence[Any], produced: list[Any]) -> bool:
+    """Return whether a decision ``produced`` the ``logged`` events first.
+
+    A log may end inside the decision: ``logged`` are then fewer than ``produced``.
+    """
+    size = len(logged)
+    return same_events(logged, produced if size == len(produced) else produced[:size])
+
+
 def watched(
     game: AnyGame,
     options: Options,
@@ -146,6 +155,113 @@ def _resume(bot: Bot, rng: Rng, pending: Action | None) -> Any:
     return lambda: ResumedBot(bot, rng, pending)
 
 
+class Recorded:
+    """A log's recorded events, for deciding them again.
+
+    A list, or an iterator read only as far as a decision needs (a log streamed by
+    ``replay.iter_states``). Deciding never looks back before the decision it is at, so
+    a stream lets the events before it go: it holds about one decision's events at a
+    time.
+    """
+
+    __slots__ = ("_base", "_events", "_more")
+
+    _KEEP = 1024
+    """How many events a stream lets pile up before it drops those already decided."""
+
+    def __init__(self, events: Sequence[Any] | Iterator[Any], first: int = 0) -> None:
+        """Hold ``events``; an iterator's first event is event number ``first``."""
+        self._base = 0
+        self._events: Sequence[Any]
+        self._more: Iterator[Any] | None
+        if isinstance(events, Sequence):
+            self._events, self._more = events, None
+        else:
+            self._events, self._more, self._base = [], events, first
+
+    def take(self, at: int, size: int) -> Sequence[Any]:
+        """Return events ``at`` to ``at + size`` (fewer where the events end)."""
+        end = at + size - self._base
+        more = self._more
+        if more is not None and len(self._events) < end:
+            events = self._events
+            assert isinstance(events, list)
+            if at - self._base > self._KEEP:
+                del events[: at - self._base]
+                self._base = at
+                end = size
+            while len(events) < end:
+                event = next(more, _END)
+                if event is _END:
+                    self._more = None
+                    break
+                events.append(event)
+        return self._events[at - self._base : end]
+
+    def reaches(self, end: int) -> bool:
+        """Return whether there are events up to ``end`` (that is, an event ``end - 1``)."""
+        return len(self.take(end - 1, 1)) == 1
+
+
+_END: Any = object()
+
+
+class Deciding:
+    """Decide a match again from ``state`` and event ``at``, as far as the events follow.
+
+    Every event of a match comes from a decision: the engine's, decided again from
+    ``seed`` (its chance is keyed by the event count), or a seat's, whose events must be
+    those of one of its legal actions (``first_decision``). Iterating yields
+    ``(at, turn)`` for each decision whose turn produced exactly the recorded events from
+    ``at`` on; the turn's states are then the states after those events, folded once.
+    It stops at the first event no decision explains, or at the end of the events;
+    ``state`` and ``at`` then say where (the state before that event and its number), and
+    ``partial`` holds the decision the recorded events end inside, if they stopped there.
+    An exception from the game (an edited log may reach states no decision handles)
+    leaves ``state`` and ``at`` at the last decision that explained its events.
+
+    Checking a log (``unexplained_event``), folding it (``replay.fold_deciding``,
+    ``replay.iter_states``) and finding a fork point inside a decision
+    (``split_decision``) are this one loop.
+    """
+
+    def __init__(self, game: AnyGame, state: Any, seed: int, recorded: Recorded, at: int) -> None:
+        self.game = game
+        self.state = state
+        self.seed = seed
+        self.recorded = recorded
+        self.at = at
+        self.partial: TracedTurn[Any, Any] | None = None
+
+    def __iter__(self) -> Iterator[tuple[int, TracedTurn[Any, Any]]]:
+        game, recorded, seed = self.game, self.recorded, self.seed
+        state, at = self.state, self.at
+        while recorded.reaches(at + 1):
+            step = game.next_step(state)
+            if step.engine:
+                try:
+                    turn = resolve_traced(game, state, ENGINE, None, engine_stream(seed, at))
+                except Exception:  # the engine cannot decide here: the log does not follow
+                    return
+                produced = turn.events
+                if not produced or not _begins(recorded.take(at, len(produced)), produced):
+                    return
+            elif step.seats:
+                found = first_decision(game, state, step.seats, recorded, at)
+                if found is None:
+                    return
+                turn = found
+            else:
+                return  # events after the match ended
+            size = len(turn.events)
+            if not recorded.reaches(at + size):
+                self.partial = turn
+                return
+            yield at, turn
+            state, at = turn.state, at + size
+            self.state, self.at = state, at
+
+
 def split_decision(
     game: AnyGame, options: Options, players: int, seed: int, events: Sequence[Any]
 ) -> int | None:
@@ -153,27 +269,13 @@ def split_decision(
 
     ``seed`` is the seed that played ``events``: the engine's decisions are re-decided
     with it to find where each ends. ``None`` means the events end where a decision ends,
-    the only place from which a fork can replay the match it came from.
+    the only place from which a fork can replay the match it came from (or that the
+    events do not follow from the header there: there is nothing to tell).
     """
-    state = game.initial_state(options, players)
-    at = 0
-    while at < len(events):
-        step = game.next_step(state)
-        if step.engine:
-            turn = resolve(game, state, ENGINE, None, engine_stream(seed, at))
-            produced, after = turn.events, turn.state
-        elif step.seats:
-            produced, after = first_decision(game, state, step.seats, events, at)
-        else:
-            return None
-        recorded = events[at : at + len(produced)]
-        if not produced or not same_events(recorded, produced[: len(events) - at]):
-            return None  # the log does not follow from its header here; nothing to tell
-        if at + len(produced) > len(events):
-            return at
-        state = after
-        at += len(produced)
-    return None
+    deciding = Deciding(game, game.initial_state(options, players), seed, Recorded(events), 0)
+    for _decision in deciding:
+        pass
+    return deciding.at if deciding.partial is not None else None
 
 
 def unexplained_event(
@@ -186,56 +288,43 @@ def unexplained_event(
 ) -> int | None:
     """Return the number of the first event that no decision explains, or None if all are.
 
-    Every event of a match comes from a decision: the engine's, which is decided again
-    here from the seed (its chance is keyed by the event count), or a seat's, whose events
-    must be those of one of its legal actions. A log whose events were edited (and its
-    hashes forged) fails here even when its final state is the one its result names. The
-    first ``start`` events are taken as they are (a fork's prefix, played with another
-    seed).
+    See ``Deciding``. A log whose events were edited (and its hashes forged) fails here
+    even when its final state is the one its result names. The first ``start`` events
+    are taken as they are (a fork's prefix, played with another seed).
     """
     state = fold(game, game.initial_state(options, players), events[:start])
-    at = start
-    while at < len(events):
-        step = game.next_step(state)
-        if step.engine:
-            try:
-                turn = resolve(game, state, ENGINE, None, engine_stream(seed, at))
-            except Exception:  # the engine cannot decide here: the log does not follow
-                return at
-            produced, after = turn.events, turn.state
-        elif step.seats:
-            produced, after = first_decision(game, state, step.seats, events, at)
-        else:
-            return at  # events after the match ended
-        if not produced or not same_events(events[at : at + len(produced)], produced):
-            return at
-        state = after
-        at += len(produced)
-    return None
+    deciding = Deciding(game, state, seed, Recorded(events), start)
+    for _decision in deciding:
+        pass
+    return None if deciding.at == len(events) else deciding.at
 
 
 def first_decision(
-    game: AnyGame, state: Any, seats: tuple[int, ...], events: Sequence[Any], at: int
-) -> tuple[list[Any], Any]:
-    """Return the events of the seat's decision that the recorded events begin with.
+    game: AnyGame, state: Any, seats: tuple[int, ...], recorded: Recorded, at: int
+) -> TracedTurn[Any, Any] | None:
+    """Return the turn of the seat's decision that the recorded events from ``at`` begin with.
 
     In a sealed step every seat decides from the same state, in seat order, so the next
-    recorded events belong to one of the step's seats.
+    recorded events belong to one of the step's seats. The recorded events may end
+    inside the decision (its turn then holds more events than they do). ``None`` when no
+    decision begins with them.
     """
+    first = recorded.take(at, 1)
+    if not first:
+        return None
     for seat in seats:
         candidates = game.legal_actions(state, seat)
-        named = game.action_of(state, seat, events[at]) if at < len(events) else None
+        named = game.action_of(state, seat, first[0])
         if named is not None:
             # The game names the one action that begins so: only it can explain the events.
             listed = choose(candidates, named)
             candidates = () if listed is None else (listed,)
         for action in candidates:
             try:
-                turn = resolve(game, state, seat, action, NO_CHANCE)
+                turn = resolve_traced(game, state, seat, action, NO_CHANCE)
             except Exception:
                 continue
             produced = turn.events
-            recorded = events[at : at + len(produced)]
-            if produced and same_events(recorded, produced[: len(events) - at]):
-                return produced, turn.state
-    return [], state
+            if produced and _begins(recorded.take(at, len(produced)), produced):
+                return turn
+    return None
