@@ -164,43 +164,68 @@ class Recorded:
     time.
     """
 
-    __slots__ = ("_base", "_events", "_more")
+    __slots__ = ("_base", "_end", "_events", "_more")
 
-    _KEEP = 1024
-    """How many events a stream lets pile up before it drops those already decided."""
+    _KEEP = 256
+    """How many events a stream lets pile up before it lets those already decided go."""
 
     def __init__(self, events: Sequence[Any] | Iterator[Any], first: int = 0) -> None:
         """Hold ``events``; an iterator's first event is event number ``first``."""
-        self._base = 0
         self._events: Sequence[Any]
         self._more: Iterator[Any] | None
         if isinstance(events, Sequence):
-            self._events, self._more = events, None
+            self._events, self._more, self._base = events, None, 0
         else:
             self._events, self._more, self._base = [], events, first
-
-    def take(self, at: int, size: int) -> Sequence[Any]:
-        """Return events ``at`` to ``at + size`` (fewer where the events end)."""
-        end = at + size - self._base
-        more = self._more
-        if more is not None and len(self._events) < end:
-            events = self._events
-            assert isinstance(events, list)
-            if at - self._base > self._KEEP:
-                del events[: at - self._base]
-                self._base = at
-                end = size
-            while len(events) < end:
-                event = next(more, _END)
-                if event is _END:
-                    self._more = None
-                    break
-                events.append(event)
-        return self._events[at - self._base : end]
+        self._end = self._base + len(self._events)
+        """The number of the first event not read yet."""
 
     def reaches(self, end: int) -> bool:
         """Return whether there are events up to ``end`` (that is, an event ``end - 1``)."""
-        return len(self.take(end - 1, 1)) == 1
+        # A comparison while the events are at hand: this runs a few times a decision.
+        return end <= self._end or self._read(end)
+
+    def begins(self, at: int) -> bool:
+        """Return whether there is an event ``at``, where a decision begins.
+
+        Deciding looks no further back than the decision it is at, so a stream lets the
+        events before ``at`` go once it has read them all.
+        """
+        if at < self._end:
+            return True
+        events = self._events
+        if self._more is not None and len(events) > self._KEEP:
+            assert isinstance(events, list)
+            events.clear()
+            self._base = self._end
+        return self._read(at + 1)
+
+    def event(self, at: int) -> Any:
+        """Return event ``at``, which must be there (``begins(at)`` or ``reaches(at + 1)``)."""
+        return self._events[at - self._base]
+
+    def take(self, at: int, size: int) -> Sequence[Any]:
+        """Return events ``at`` to ``at + size`` (fewer where the events end)."""
+        if at + size > self._end:
+            self._read(at + size)
+        base = self._base
+        return self._events[at - base : at + size - base]
+
+    def _read(self, end: int) -> bool:
+        """Read a stream on to event ``end - 1``; return whether it holds that many."""
+        more = self._more
+        if more is None:
+            return False
+        events = self._events
+        assert isinstance(events, list)
+        while self._end < end:
+            event = next(more, _END)
+            if event is _END:
+                self._more = None
+                return False
+            events.append(event)
+            self._end += 1
+        return True
 
 
 _END: Any = object()
@@ -236,7 +261,8 @@ class Deciding:
     def __iter__(self) -> Iterator[tuple[int, TracedTurn[Any, Any]]]:
         game, recorded, seed = self.game, self.recorded, self.seed
         state, at = self.state, self.at
-        while recorded.reaches(at + 1):
+        begins, reaches = recorded.begins, recorded.reaches
+        while begins(at):
             step = game.next_step(state)
             if step.engine:
                 try:
@@ -244,7 +270,8 @@ class Deciding:
                 except Exception:  # the engine cannot decide here: the log does not follow
                     return
                 produced = turn.events
-                if not produced or not _begins(recorded.take(at, len(produced)), produced):
+                logged = recorded.take(at, len(produced))
+                if not produced or not (logged == produced or _begins(logged, produced)):
                     return
             elif step.seats:
                 found = first_decision(game, state, step.seats, recorded, at)
@@ -254,7 +281,7 @@ class Deciding:
             else:
                 return  # events after the match ended
             size = len(turn.events)
-            if not recorded.reaches(at + size):
+            if not reaches(at + size):
                 self.partial = turn
                 return
             yield at, turn
@@ -304,17 +331,17 @@ def first_decision(
 ) -> TracedTurn[Any, Any] | None:
     """Return the turn of the seat's decision that the recorded events from ``at`` begin with.
 
+    There must be an event ``at`` (``recorded.begins(at)``).
+
     In a sealed step every seat decides from the same state, in seat order, so the next
     recorded events belong to one of the step's seats. The recorded events may end
     inside the decision (its turn then holds more events than they do). ``None`` when no
     decision begins with them.
     """
-    first = recorded.take(at, 1)
-    if not first:
-        return None
+    first = recorded.event(at)
     for seat in seats:
         candidates = game.legal_actions(state, seat)
-        named = game.action_of(state, seat, first[0])
+        named = game.action_of(state, seat, first)
         if named is not None:
             # The game names the one action that begins so: only it can explain the events.
             listed = choose(candidates, named)
@@ -325,6 +352,8 @@ def first_decision(
             except Exception:
                 continue
             produced = turn.events
-            if produced and _begins(recorded.take(at, len(produced)), produced):
+            logged = recorded.take(at, len(produced))
+            # Equal lists, the usual answer, in one comparison before the careful one.
+            if produced and (logged == produced or _begins(logged, produced)):
                 return turn
     return None

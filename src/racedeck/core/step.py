@@ -89,7 +89,11 @@ class TracedTurn(Turn[StateT, EventT]):
     __slots__ = ("states",)
 
     def __init__(self, game: AnyGame, state: StateT, rng: Rng) -> None:
-        super().__init__(game, state, rng)
+        # ``Turn.__init__`` written out: a log's check makes one of these a decision.
+        self._evolve = game.evolve
+        self.state = state
+        self.events = []
+        self.rng = rng
         self.states: list[StateT] = []
 
     def emit(self, event: EventT) -> StateT:
