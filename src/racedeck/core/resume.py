@@ -6,8 +6,10 @@ seat's bot is asked for its action on what it saw then, drawing from its own str
 the answer is set aside: the prefix's recorded events stand. A bot that is the parent's
 bot with the parent's seed thus draws exactly what it drew in the parent, keeps the same
 memory, and a fork with the parent's seed and bots replays the parent exactly, random bots
-included. Which recorded events came from which seat's decision is found by deciding each
-legal action of the seats to act and matching the events it gives.
+included. Which recorded events came from which seat's decision is found by deciding the
+action the game names for the first of them (``Game.action_of``), or else each legal action
+of the seats to act, and matching the events it gives; each seat's legal actions are
+computed once a decision, for that and for its bot.
 """
 
 from __future__ import annotations
@@ -49,23 +51,26 @@ class ResumedBot(Bot):
 
 
 def _seat_events(
-    game: AnyGame, state: Any, seats: tuple[int, ...], events: Sequence[Any], start: int
+    game: AnyGame,
+    state: Any,
+    legal: dict[int, tuple[Action, ...]],
+    events: Sequence[Any],
+    start: int,
 ) -> tuple[list[int], Any] | None:
     """Return how many recorded events each seat's decision gave and the state after them.
 
-    ``None`` when they do not fit.
-    The runner asks every seat of a step against the same state, then decides them in
-    seat order, each against the state the earlier ones left. When the recorded events
-    end inside the step (a fork point splitting a sealed decision), the list is shorter
-    than ``seats``.
+    ``None`` when they do not fit. ``legal`` holds each acting seat's legal actions in
+    ``state``, in seat order: the runner asks every seat of a step against the same
+    state, then decides them in seat order, each against the state the earlier ones
+    left. When the recorded events end inside the step (a fork point splitting a sealed
+    decision), the list is shorter than the seats.
     """
-    legal = {seat: game.legal_actions(state, seat) for seat in seats}
     counts: list[int] = []
     current, at = state, start
-    for seat in seats:
+    for seat, candidates in legal.items():
         if at == len(events):
             break
-        for action in legal[seat]:
+        for action in _candidates(game, current, seat, candidates, events[at]):
             try:
                 turn = resolve(game, current, seat, action, NO_CHANCE)
             except Exception:
@@ -120,7 +125,11 @@ def watched(
     at = 0
     while at < len(events):
         step = game.next_step(state)
-        found = _seat_events(game, state, step.seats, events, at) if step.seats else None
+        found = None
+        if step.seats:
+            # Once a seat a decision: the same list finds its events and is offered its bot.
+            legal = {seat: tuple(game.legal_actions(state, seat)) for seat in step.seats}
+            found = _seat_events(game, state, legal, events, at)
         if found is None:
             # The engine's turn (or events no seat's decision explains): fold and go on.
             state = fold(game, state, events[at : at + 1])
@@ -128,12 +137,11 @@ def watched(
             continue
         counts, after = found
         for number, seat in enumerate(step.seats):
-            legal = tuple(game.legal_actions(state, seat))
             bot = bots[seat]
             seen = game.observe(state, seat) if bot.reads_observation else NOT_OBSERVED
             # The recorded events stand whatever the bot answers, or if it fails.
             with contextlib.suppress(Exception):
-                answer = bot.act(seen, legal, rngs[seat])
+                answer = bot.act(seen, legal[seat], rngs[seat])
                 if number >= len(counts):
                     # The fork point split this sealed step: the seat already chose.
                     pending[seat] = answer
@@ -340,13 +348,7 @@ def first_decision(
     """
     first = recorded.event(at)
     for seat in seats:
-        candidates = game.legal_actions(state, seat)
-        named = game.action_of(state, seat, first)
-        if named is not None:
-            # The game names the one action that begins so: only it can explain the events.
-            listed = choose(candidates, named)
-            candidates = () if listed is None else (listed,)
-        for action in candidates:
+        for action in _candidates(game, state, seat, game.legal_actions(state, seat), first):
             try:
                 turn = resolve_traced(game, state, seat, action, NO_CHANCE)
             except Exception:
@@ -357,3 +359,18 @@ def first_decision(
             if produced and (logged == produced or _begins(logged, produced)):
                 return turn
     return None
+
+
+def _candidates(
+    game: AnyGame, state: Any, seat: int, legal: Sequence[Action], first: Any
+) -> Sequence[Action]:
+    """Return the actions of ``seat`` whose events may begin with the event ``first``.
+
+    The one the game names (``Game.action_of``): only it can explain the events; or,
+    when the game cannot tell, every legal action.
+    """
+    named = game.action_of(state, seat, first)
+    if named is None:
+        return legal
+    listed = choose(legal, named)
+    return () if listed is None else (listed,)
