@@ -113,3 +113,18 @@ def test_an_interrupted_ladder_names_the_tables_still_to_play(tmp_path: Path) ->
 def test_one_deal_gives_no_interval_and_no_verdict() -> None:
     text = table("lacorsa", 2, [play_row("lacorsa", 2, "heuristic", 1)])
     assert "(one deal: no interval)" in text and "**" not in text.split("`heuristic` vs")[1]
+
+
+def test_an_interval_stays_between_no_score_and_a_full_score() -> None:
+    """Two deals scoring 0 and 0.5 give a normal interval reaching below 0; a score lies in
+    [0, 1], so the table cuts the interval there (the mean and the verdict are untouched)."""
+    low_row = ladder.Row(
+        "detroit-cleveland", 2, "ismcts-fast", "heuristic", 2, 1, (0.0, 0.5), (), 1.0
+    )
+    assert low_row.mean - low_row.half_width < 0
+    assert low_row.interval == (0.0, pytest.approx(low_row.mean + low_row.half_width))
+    high_row = ladder.Row("famous-500", 2, "heuristic", "random", 3, 1, (1.0, 1.0, 0.75), (), 1.0)
+    assert high_row.mean + high_row.half_width > 1
+    assert high_row.interval[1] == 1.0
+    text = table("detroit-cleveland", 2, [low_row])
+    assert "0.250 (0.000-0.740)" in text

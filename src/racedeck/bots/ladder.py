@@ -86,6 +86,15 @@ class Row:
             return 0.0
         return Z95 * statistics.stdev(self.scores) / math.sqrt(len(self.scores))
 
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95 % interval of the mean score, cut to 0 and 1: no score lies outside them.
+
+        The normal approximation can reach past either end when a few deals disagree
+        wildly (two deals scoring 0 and 0.5, say); it says nothing there.
+        """
+        return max(0.0, self.mean - self.half_width), min(1.0, self.mean + self.half_width)
+
     def command(self) -> str:
         """Return the command that plays this row again."""
         return (
@@ -193,7 +202,7 @@ def table(game: str, players: int, rows: Sequence[Row], left_out: Sequence[str] 
         if row.deals < 2:
             score = f"{row.mean:.3f} (one deal: no interval)"
         else:
-            low, high = row.mean - row.half_width, row.mean + row.half_width
+            low, high = row.interval
             score = f"{row.mean:.3f} ({low:.3f}-{high:.3f})"
             if low > 0.5:
                 score = f"**{score}**"
@@ -311,10 +320,11 @@ def main(argv: list[str] | None = None) -> int:
         deals = args.deals or deals_for(games[0], args.players, args.rung, full=True)
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
             row = play_row(games[0], args.players, args.rung, deals, args.first_seed, pool)
+        low, high = row.interval
         print(
             f"{row.game} {row.players}p {row.candidate} vs {row.baseline}: score "
-            f"{row.mean:.3f} (95% CI {row.mean - row.half_width:.3f}-"
-            f"{row.mean + row.half_width:.3f}) over {row.deals} deals, {row.seconds:.0f} s"
+            f"{row.mean:.3f} (95% CI {low:.3f}-{high:.3f}) over {row.deals} deals, "
+            f"{row.seconds:.0f} s"
         )
         return 0
     text, seconds = run_ladder(

@@ -22,6 +22,8 @@ speed is what is left of the difficulty. The action space is ``Discrete(7+4S+D)`
 
 from __future__ import annotations
 
+from typing import get_args
+
 from racedeck.core.game import AnyGame
 from racedeck.core.model import Action, Observation, Options
 from racedeck.games.famous500.actions import (
@@ -35,23 +37,11 @@ from racedeck.games.famous500.actions import (
     Repair,
     ReturnCard,
 )
-from racedeck.games.famous500.state import Famous500Observation
+from racedeck.games.famous500.state import Famous500Observation, Phase
 from racedeck.rl.encoding import Encoder, EncodingError, Features
 
-PHASES = (
-    "deal",
-    "start",
-    "design",
-    "choose",
-    "reveal",
-    "pit_draw",
-    "pit_return",
-    "pit_repair",
-    "discard",
-    "lap_draw",
-    "finish",
-    "over",
-)
+PHASES: tuple[str, ...] = get_args(Phase)
+"""Every phase, in the order the state's ``Phase`` lists them: a phase's feature index."""
 
 
 class Famous500Encoder(Encoder):
