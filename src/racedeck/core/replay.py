@@ -14,6 +14,7 @@ there. Making forks is ``racedeck.core.fork``, which builds on this module.
 from __future__ import annotations
 
 import io
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,11 +43,10 @@ from racedeck.core.log import (
     encode,
     open_log,
 )
-from racedeck.core.model import ENGINE, Options
-from racedeck.core.resume import first_decision, same_events, unexplained_event, watched
-from racedeck.core.rng import engine_stream
+from racedeck.core.model import Options
+from racedeck.core.resume import Deciding, Recorded, watched
 from racedeck.core.runner import MatchOutcome, run_match, state_hash
-from racedeck.core.step import fold, folder, resolve
+from racedeck.core.step import fold, folder
 
 
 @dataclass
@@ -165,36 +165,138 @@ def iter_states(
 ) -> Iterator[tuple[int, Any, Any, Replay]]:
     """Yield ``(seq, event, state after it, replay so far)`` for every intact event of a log.
 
-    Raises ``LogError`` at the first bad line, after yielding the intact prefix.
+    Raises ``LogError`` at the first bad line, after yielding the intact prefix, and, for a
+    log that ends with its result line, when the result does not follow from the events
+    (``check_result``). Each event is folded once, as ``replay_log`` folds it: while the
+    events follow from decisions, the state after each is the one the re-decided turn left
+    after producing it (``Deciding``), and the log is read only about one decision ahead of
+    what has been yielded; from the first event no decision explains (and in a fork's
+    copied prefix) the events are folded as recorded.
     """
     with LogReader(path, stream) as reader:
         game, options = open_game(catalogue, reader.header, str(path))
-        initial = game.initial_state(options, reader.header.players)
-        replay = Replay(reader.header, game, options, initial, 0)
-        events: list[tuple[int, Any]] = []
-        for entry, event, state in fold_log(game, initial, reader, reader.path):
+        header = reader.header
+        initial = game.initial_state(options, header.players)
+        replay = Replay(header, game, options, initial, 0)
+        # Entries read but not yet yielded, in log order; the events among them are also
+        # what ``recorded`` hands the decisions.
+        ahead: deque[tuple[LogEntry, Any]] = deque()
+        failed: list[Exception] = []
+        source = _read_ahead(game, reader, ahead, failed)
+        evolve = folder(game)
+
+        def note(entry: LogEntry) -> None:
             if entry.fault is not None:
                 replay.faults.append(entry.fault)
             elif entry.debug is not None:
                 replay.debug.append(entry.debug)
-            else:
-                replay.state = state
-                replay.events = entry.seq + 1
-                events.append((entry.line, event))
+
+        def decided(states: Sequence[Any]) -> Iterator[tuple[int, Any, Any, Replay]]:
+            """Yield the next events read, with the states a decision's turn left after them."""
+            for state in states:
+                entry, event = ahead.popleft()
+                while entry.event is None:
+                    note(entry)
+                    entry, event = ahead.popleft()
+                replay.state, replay.events = state, entry.seq + 1
                 yield entry.seq, event, state, replay
+
+        def as_recorded(state: Any, count: int | None) -> Iterator[tuple[int, Any, Any, Replay]]:
+            """Fold the next ``count`` events (all the rest with None) as they are recorded."""
+            while count is None or count > 0:
+                if not ahead:
+                    next(source, None)
+                    if not ahead:
+                        return
+                entry, event = ahead.popleft()
+                if entry.event is None:
+                    note(entry)
+                    continue
+                try:
+                    state = evolve(state, event)
+                except Exception as exc:  # an edited log may hold an event no match produces
+                    raise UnfoldableEvent(
+                        reader.path, entry, f"{type(exc).__name__}: {exc}"
+                    ) from None
+                replay.state, replay.events = state, entry.seq + 1
+                yield entry.seq, event, state, replay
+                if count is not None:
+                    count -= 1
+
+        # A fork's copied prefix was decided with its parent's seed: taken as it is.
+        start = header.fork.at + 1 if header.fork is not None else 0
+        yield from as_recorded(initial, start)
+        recorded = Recorded(source, start)
+        deciding = Deciding(game, replay.state, header.seed, recorded, start)
+        decisions = iter(deciding)
+        unexplained: LogError | None = None
+        while True:
+            try:
+                found = next(decisions, None)
+            except Exception as exc:  # an edited log may reach states no decision handles
+                unexplained = _undecidable(path, exc)
+                break
+            if found is None:
+                if recorded.reaches(deciding.at + 1):
+                    line = next(entry.line for entry, _ in ahead if entry.event is not None)
+                    unexplained = _unexplained(path, line, deciding.at)
+                break
+            yield from decided(found[1].states)
+        yield from as_recorded(deciding.state, None)
+        if failed:
+            raise failed[0]
         replay.result = reader.result
         if reader.result is not None:
             error = check_result(
                 game,
-                reader.header,
+                header,
                 replay.state,
                 reader.result,
                 str(path),
                 reader.result_line,
-                events,
+                unexplained,
             )
             if error is not None:
                 raise error
+
+
+def _read_ahead(
+    game: AnyGame, reader: LogReader, ahead: deque[tuple[LogEntry, Any]], failed: list[Exception]
+) -> Iterator[Any]:
+    """Read a log's entries into ``ahead``, decoded, yielding each event as it is read.
+
+    A bad line (or anything else the reader raises) ends the reading and goes into
+    ``failed``, to be raised once every entry read before it has been yielded.
+    """
+    decode = game.event_decoder.decode
+    try:
+        for entry in reader:
+            raw = entry.event
+            if raw is None:
+                ahead.append((entry, None))
+                continue
+            try:
+                event = decode(raw)
+            except (msgspec.DecodeError, RecursionError):
+                decode_event(game, entry, reader.path)  # raises the error naming the line
+                raise
+            ahead.append((entry, event))
+            yield event
+    except Exception as exc:
+        failed.append(exc)
+
+
+def _unexplained(path: str | Path, line: int, at: int) -> LogError:
+    return LogError(
+        str(path),
+        line,
+        f"event {at} follows from no legal action and not from the engine's seed: "
+        "the log was edited",
+    )
+
+
+def _undecidable(path: str | Path, exc: Exception) -> LogError:
+    return LogError(str(path), 1, f"the events do not follow from decisions: {exc}")
 
 
 def copy_prefix(
@@ -327,10 +429,6 @@ def replay_log(
     return replay
 
 
-_UNCHECKED: Any = object()
-"""``check_result``'s ``decided`` when the decisions are yet to be checked."""
-
-
 def check_result(
     game: AnyGame,
     header: Header,
@@ -338,27 +436,21 @@ def check_result(
     result: ResultLine,
     path: str,
     line: int,
-    events: Sequence[tuple[int, Any]] | None = None,
-    decided: LogError | None = _UNCHECKED,
+    decided: LogError | None = None,
 ) -> LogError | None:
     """Return why a result line does not follow from the folded events (None if it does).
 
     The fault lines and the forfeit were checked by the reader; here the final state
-    must be the one the result names, every event must follow from a decision
-    (``check_decisions``, unless the caller checked them as it folded and gives the
-    answer as ``decided``), a match without a forfeit must have ended, and its result
-    must be the game's own result of that state.
+    must be the one the result names, every event must follow from a decision (the
+    caller checks that as it folds, ``Deciding``, and gives why they do not as
+    ``decided``), a match without a forfeit must have ended, and its result must be the
+    game's own result of that state.
     """
     same_schema = header.state_version == game.state_version
     if same_schema and state_hash(state) != result.state_hash:
         return LogError(path, line, "the final state does not match the result line's state hash")
-    if decided is not _UNCHECKED:
-        if decided is not None:
-            return decided
-    elif events is not None:
-        error = check_decisions(game, header, events, path)
-        if error is not None:
-            return error
+    if decided is not None:
+        return decided
     if result.forfeit is not None:
         return None
     try:
@@ -371,31 +463,6 @@ def check_result(
     if ending != result.result:
         return LogError(path, line, "the result line does not match the final state")
     return None
-
-
-def check_decisions(
-    game: AnyGame, header: Header, events: Sequence[tuple[int, Any]], path: str
-) -> LogError | None:
-    """Return why the events (``(line, event)`` pairs) do not follow from decisions, if so.
-
-    See ``racedeck.core.resume.unexplained_event``; a fork's copied prefix was decided
-    with its parent's seed and is taken as it is.
-    """
-    options = game.parse_options(header.options)
-    start = header.fork.at + 1 if header.fork is not None else 0
-    recorded = [event for _line, event in events]
-    try:
-        at = unexplained_event(game, options, header.players, header.seed, recorded, start)
-    except Exception as exc:  # an edited log may reach states no decision handles
-        return LogError(path, 1, f"the events do not follow from decisions: {exc}")
-    if at is None:
-        return None
-    return LogError(
-        path,
-        events[at][0],
-        f"event {at} follows from no legal action and not from the engine's seed: "
-        "the log was edited",
-    )
 
 
 @dataclass
@@ -425,11 +492,12 @@ def fold_deciding(
 ) -> Folded:
     """Fold a log's decoded events from ``initial``; with ``check``, check their decisions.
 
-    Every event must follow from a decision (``racedeck.core.resume.unexplained_event``,
-    whose test this makes as it goes): the engine's, decided again from the seed, or the
-    seat's action the game names or one of its legal actions. While they do, the state is
-    the one each decision's turn left after producing exactly the recorded events, so
-    each event is folded once, by that turn, rather than folded from the log and then
+    Every event must follow from a decision (``racedeck.core.resume.Deciding``, the loop
+    ``unexplained_event`` and ``iter_states`` run too): the engine's, decided again from
+    the seed, or the seat's action the game names or one of its legal actions. While they
+    do, the state is the one each decision's turn left after producing exactly the
+    recorded events (the state inside a decision's events too, for ``at``), so each
+    event is folded once, by that turn, rather than folded from the log and then
     again by the check. From the first event no decision explains (and for a fork's
     copied prefix, and every event when ``check`` is off: a log cut short is not
     checked) the recorded events are folded as they are, as ``fold_log`` folds them, and
@@ -461,46 +529,18 @@ def fold_deciding(
     start = min(header.fork.at + 1, count) if header.fork is not None else 0
     if as_recorded(initial, 0, start).refused is not None:
         return folded
-    state = folded.state
-    index = start
-    seed = header.seed
+    deciding = Deciding(game, folded.state, header.seed, Recorded(events), start)
     try:
-        while index < count:
-            step = game.next_step(state)
-            if step.engine:
-                try:
-                    turn = resolve(game, state, ENGINE, None, engine_stream(seed, index))
-                except Exception:  # the engine cannot decide here: the log does not follow
-                    break
-                produced, after = turn.events, turn.state
-                size = len(produced)
-                if not size or not same_events(events[index : index + size], produced):
-                    break
-            elif step.seats:
-                produced, after = first_decision(game, state, step.seats, events, index)
-                size = len(produced)
-                # ``first_decision`` compared them, unless the log ends inside the decision.
-                if not size or index + size > count:
-                    break
-            else:
-                break  # events after the match ended
-            if at is not None and index <= at < index + size:
-                # The state inside a decision's events, folded from the log's events.
-                folded.at_state = fold(game, state, events[index : at + 1])
-            state = after
-            index += size
+        for index, turn in deciding:
+            if at is not None and index <= at < index + len(turn.states):
+                folded.at_state = turn.states[at - index]
     except Exception as exc:  # an edited log may reach states no decision handles
-        folded.unexplained = LogError(path, 1, f"the events do not follow from decisions: {exc}")
-        return as_recorded(state, index)
-    folded.state, folded.folded = state, index
-    if index < count:
-        folded.unexplained = LogError(
-            path,
-            entries[index][0].line,
-            f"event {index} follows from no legal action and not from the engine's seed: "
-            "the log was edited",
-        )
-        return as_recorded(state, index)
+        folded.unexplained = _undecidable(path, exc)
+        return as_recorded(deciding.state, deciding.at)
+    if deciding.at < count:
+        folded.unexplained = _unexplained(path, entries[deciding.at][0].line, deciding.at)
+        return as_recorded(deciding.state, deciding.at)
+    folded.state, folded.folded = deciding.state, deciding.at
     return folded
 
 

@@ -6,14 +6,16 @@ seat's bot is asked for its action on what it saw then, drawing from its own str
 the answer is set aside: the prefix's recorded events stand. A bot that is the parent's
 bot with the parent's seed thus draws exactly what it drew in the parent, keeps the same
 memory, and a fork with the parent's seed and bots replays the parent exactly, random bots
-included. Which recorded events came from which seat's decision is found by deciding each
-legal action of the seats to act and matching the events it gives.
+included. Which recorded events came from which seat's decision is found by deciding the
+action the game names for the first of them (``Game.action_of``), or else each legal action
+of the seats to act, and matching the events it gives; each seat's legal actions are
+computed once a decision, for that and for its bot.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from racedeck.core.bot import Bot, BotSpec
@@ -21,7 +23,7 @@ from racedeck.core.game import AnyGame
 from racedeck.core.log import encode
 from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Observation, Options, Result
 from racedeck.core.rng import Rng, bot_stream, engine_stream
-from racedeck.core.step import NO_CHANCE, choose, fold, resolve
+from racedeck.core.step import NO_CHANCE, TracedTurn, choose, fold, resolve, resolve_traced
 
 
 class ResumedBot(Bot):
@@ -49,23 +51,26 @@ class ResumedBot(Bot):
 
 
 def _seat_events(
-    game: AnyGame, state: Any, seats: tuple[int, ...], events: Sequence[Any], start: int
+    game: AnyGame,
+    state: Any,
+    legal: dict[int, tuple[Action, ...]],
+    events: Sequence[Any],
+    start: int,
 ) -> tuple[list[int], Any] | None:
     """Return how many recorded events each seat's decision gave and the state after them.
 
-    ``None`` when they do not fit.
-    The runner asks every seat of a step against the same state, then decides them in
-    seat order, each against the state the earlier ones left. When the recorded events
-    end inside the step (a fork point splitting a sealed decision), the list is shorter
-    than ``seats``.
+    ``None`` when they do not fit. ``legal`` holds each acting seat's legal actions in
+    ``state``, in seat order: the runner asks every seat of a step against the same
+    state, then decides them in seat order, each against the state the earlier ones
+    left. When the recorded events end inside the step (a fork point splitting a sealed
+    decision), the list is shorter than the seats.
     """
-    legal = {seat: game.legal_actions(state, seat) for seat in seats}
     counts: list[int] = []
     current, at = state, start
-    for seat in seats:
+    for seat, candidates in legal.items():
         if at == len(events):
             break
-        for action in legal[seat]:
+        for action in _candidates(game, current, seat, candidates, events[at]):
             try:
                 turn = resolve(game, current, seat, action, NO_CHANCE)
             except Exception:
@@ -91,6 +96,15 @@ def same_events(recorded: Sequence[Any], produced: Sequence[Any]) -> bool:
     )
 
 
+def _begins(logged: Sequence[Any], produced: list[Any]) -> bool:
+    """Return whether a decision ``produced`` the ``logged`` events first.
+
+    A log may end inside the decision: ``logged`` are then fewer than ``produced``.
+    """
+    size = len(logged)
+    return same_events(logged, produced if size == len(produced) else produced[:size])
+
+
 def watched(
     game: AnyGame,
     options: Options,
@@ -111,7 +125,11 @@ def watched(
     at = 0
     while at < len(events):
         step = game.next_step(state)
-        found = _seat_events(game, state, step.seats, events, at) if step.seats else None
+        found = None
+        if step.seats:
+            # Once a seat a decision: the same list finds its events and is offered its bot.
+            legal = {seat: tuple(game.legal_actions(state, seat)) for seat in step.seats}
+            found = _seat_events(game, state, legal, events, at)
         if found is None:
             # The engine's turn (or events no seat's decision explains): fold and go on.
             state = fold(game, state, events[at : at + 1])
@@ -119,12 +137,11 @@ def watched(
             continue
         counts, after = found
         for number, seat in enumerate(step.seats):
-            legal = tuple(game.legal_actions(state, seat))
             bot = bots[seat]
             seen = game.observe(state, seat) if bot.reads_observation else NOT_OBSERVED
             # The recorded events stand whatever the bot answers, or if it fails.
             with contextlib.suppress(Exception):
-                answer = bot.act(seen, legal, rngs[seat])
+                answer = bot.act(seen, legal[seat], rngs[seat])
                 if number >= len(counts):
                     # The fork point split this sealed step: the seat already chose.
                     pending[seat] = answer
@@ -146,6 +163,140 @@ def _resume(bot: Bot, rng: Rng, pending: Action | None) -> Any:
     return lambda: ResumedBot(bot, rng, pending)
 
 
+class Recorded:
+    """A log's recorded events, for deciding them again.
+
+    A list, or an iterator read only as far as a decision needs (a log streamed by
+    ``replay.iter_states``). Deciding never looks back before the decision it is at, so
+    a stream lets the events before it go: it holds about one decision's events at a
+    time.
+    """
+
+    __slots__ = ("_base", "_end", "_events", "_more")
+
+    _KEEP = 256
+    """How many events a stream lets pile up before it lets those already decided go."""
+
+    def __init__(self, events: Sequence[Any] | Iterator[Any], first: int = 0) -> None:
+        """Hold ``events``; an iterator's first event is event number ``first``."""
+        self._events: Sequence[Any]
+        self._more: Iterator[Any] | None
+        if isinstance(events, Sequence):
+            self._events, self._more, self._base = events, None, 0
+        else:
+            self._events, self._more, self._base = [], events, first
+        self._end = self._base + len(self._events)
+        """The number of the first event not read yet."""
+
+    def reaches(self, end: int) -> bool:
+        """Return whether there are events up to ``end`` (that is, an event ``end - 1``)."""
+        # A comparison while the events are at hand: this runs a few times a decision.
+        return end <= self._end or self._read(end)
+
+    def begins(self, at: int) -> bool:
+        """Return whether there is an event ``at``, where a decision begins.
+
+        Deciding looks no further back than the decision it is at, so a stream lets the
+        events before ``at`` go once it has read them all.
+        """
+        if at < self._end:
+            return True
+        events = self._events
+        if self._more is not None and len(events) > self._KEEP:
+            assert isinstance(events, list)
+            events.clear()
+            self._base = self._end
+        return self._read(at + 1)
+
+    def event(self, at: int) -> Any:
+        """Return event ``at``, which must be there (``begins(at)`` or ``reaches(at + 1)``)."""
+        return self._events[at - self._base]
+
+    def take(self, at: int, size: int) -> Sequence[Any]:
+        """Return events ``at`` to ``at + size`` (fewer where the events end)."""
+        if at + size > self._end:
+            self._read(at + size)
+        base = self._base
+        return self._events[at - base : at + size - base]
+
+    def _read(self, end: int) -> bool:
+        """Read a stream on to event ``end - 1``; return whether it holds that many."""
+        more = self._more
+        if more is None:
+            return False
+        events = self._events
+        assert isinstance(events, list)
+        while self._end < end:
+            event = next(more, _END)
+            if event is _END:
+                self._more = None
+                return False
+            events.append(event)
+            self._end += 1
+        return True
+
+
+_END: Any = object()
+
+
+class Deciding:
+    """Decide a match again from ``state`` and event ``at``, as far as the events follow.
+
+    Every event of a match comes from a decision: the engine's, decided again from
+    ``seed`` (its chance is keyed by the event count), or a seat's, whose events must be
+    those of one of its legal actions (``first_decision``). Iterating yields
+    ``(at, turn)`` for each decision whose turn produced exactly the recorded events from
+    ``at`` on; the turn's states are then the states after those events, folded once.
+    It stops at the first event no decision explains, or at the end of the events;
+    ``state`` and ``at`` then say where (the state before that event and its number), and
+    ``partial`` holds the decision the recorded events end inside, if they stopped there.
+    An exception from the game (an edited log may reach states no decision handles)
+    leaves ``state`` and ``at`` at the last decision that explained its events.
+
+    Checking a log (``unexplained_event``), folding it (``replay.fold_deciding``,
+    ``replay.iter_states``) and finding a fork point inside a decision
+    (``split_decision``) are this one loop.
+    """
+
+    def __init__(self, game: AnyGame, state: Any, seed: int, recorded: Recorded, at: int) -> None:
+        self.game = game
+        self.state = state
+        self.seed = seed
+        self.recorded = recorded
+        self.at = at
+        self.partial: TracedTurn[Any, Any] | None = None
+
+    def __iter__(self) -> Iterator[tuple[int, TracedTurn[Any, Any]]]:
+        game, recorded, seed = self.game, self.recorded, self.seed
+        state, at = self.state, self.at
+        begins, reaches = recorded.begins, recorded.reaches
+        while begins(at):
+            step = game.next_step(state)
+            if step.engine:
+                try:
+                    turn = resolve_traced(game, state, ENGINE, None, engine_stream(seed, at))
+                except Exception:  # the engine cannot decide here: the log does not follow
+                    return
+                produced = turn.events
+                logged = recorded.take(at, len(produced))
+                if not produced or not (logged == produced or _begins(logged, produced)):
+                    return
+            elif step.seats:
+                found = first_decision(game, state, step.seats, recorded, at)
+                if found is None:
+                    return
+                turn = found
+            else:
+                return  # events after the match ended
+            size = len(turn.events)
+            if not reaches(at + size):
+                self.partial = turn
+                return
+            yield at, turn
+            state, at = turn.state, at + size
+            self.state, self.at = state, at
+
+
 def split_decision(
     game: AnyGame, options: Options, players: int, seed: int, events: Sequence[Any]
 ) -> int | None:
@@ -153,27 +304,13 @@ def split_decision(
 
     ``seed`` is the seed that played ``events``: the engine's decisions are re-decided
     with it to find where each ends. ``None`` means the events end where a decision ends,
-    the only place from which a fork can replay the match it came from.
+    the only place from which a fork can replay the match it came from (or that the
+    events do not follow from the header there: there is nothing to tell).
     """
-    state = game.initial_state(options, players)
-    at = 0
-    while at < len(events):
-        step = game.next_step(state)
-        if step.engine:
-            turn = resolve(game, state, ENGINE, None, engine_stream(seed, at))
-            produced, after = turn.events, turn.state
-        elif step.seats:
-            produced, after = first_decision(game, state, step.seats, events, at)
-        else:
-            return None
-        recorded = events[at : at + len(produced)]
-        if not produced or not same_events(recorded, produced[: len(events) - at]):
-            return None  # the log does not follow from its header here; nothing to tell
-        if at + len(produced) > len(events):
-            return at
-        state = after
-        at += len(produced)
-    return None
+    deciding = Deciding(game, game.initial_state(options, players), seed, Recorded(events), 0)
+    for _decision in deciding:
+        pass
+    return deciding.at if deciding.partial is not None else None
 
 
 def unexplained_event(
@@ -186,56 +323,54 @@ def unexplained_event(
 ) -> int | None:
     """Return the number of the first event that no decision explains, or None if all are.
 
-    Every event of a match comes from a decision: the engine's, which is decided again
-    here from the seed (its chance is keyed by the event count), or a seat's, whose events
-    must be those of one of its legal actions. A log whose events were edited (and its
-    hashes forged) fails here even when its final state is the one its result names. The
-    first ``start`` events are taken as they are (a fork's prefix, played with another
-    seed).
+    See ``Deciding``. A log whose events were edited (and its hashes forged) fails here
+    even when its final state is the one its result names. The first ``start`` events
+    are taken as they are (a fork's prefix, played with another seed).
     """
     state = fold(game, game.initial_state(options, players), events[:start])
-    at = start
-    while at < len(events):
-        step = game.next_step(state)
-        if step.engine:
-            try:
-                turn = resolve(game, state, ENGINE, None, engine_stream(seed, at))
-            except Exception:  # the engine cannot decide here: the log does not follow
-                return at
-            produced, after = turn.events, turn.state
-        elif step.seats:
-            produced, after = first_decision(game, state, step.seats, events, at)
-        else:
-            return at  # events after the match ended
-        if not produced or not same_events(events[at : at + len(produced)], produced):
-            return at
-        state = after
-        at += len(produced)
-    return None
+    deciding = Deciding(game, state, seed, Recorded(events), start)
+    for _decision in deciding:
+        pass
+    return None if deciding.at == len(events) else deciding.at
 
 
 def first_decision(
-    game: AnyGame, state: Any, seats: tuple[int, ...], events: Sequence[Any], at: int
-) -> tuple[list[Any], Any]:
-    """Return the events of the seat's decision that the recorded events begin with.
+    game: AnyGame, state: Any, seats: tuple[int, ...], recorded: Recorded, at: int
+) -> TracedTurn[Any, Any] | None:
+    """Return the turn of the seat's decision that the recorded events from ``at`` begin with.
+
+    There must be an event ``at`` (``recorded.begins(at)``).
 
     In a sealed step every seat decides from the same state, in seat order, so the next
-    recorded events belong to one of the step's seats.
+    recorded events belong to one of the step's seats. The recorded events may end
+    inside the decision (its turn then holds more events than they do). ``None`` when no
+    decision begins with them.
     """
+    first = recorded.event(at)
     for seat in seats:
-        candidates = game.legal_actions(state, seat)
-        named = game.action_of(state, seat, events[at]) if at < len(events) else None
-        if named is not None:
-            # The game names the one action that begins so: only it can explain the events.
-            listed = choose(candidates, named)
-            candidates = () if listed is None else (listed,)
-        for action in candidates:
+        for action in _candidates(game, state, seat, game.legal_actions(state, seat), first):
             try:
-                turn = resolve(game, state, seat, action, NO_CHANCE)
+                turn = resolve_traced(game, state, seat, action, NO_CHANCE)
             except Exception:
                 continue
             produced = turn.events
-            recorded = events[at : at + len(produced)]
-            if produced and same_events(recorded, produced[: len(events) - at]):
-                return produced, turn.state
-    return [], state
+            logged = recorded.take(at, len(produced))
+            # Equal lists, the usual answer, in one comparison before the careful one.
+            if produced and (logged == produced or _begins(logged, produced)):
+                return turn
+    return None
+
+
+def _candidates(
+    game: AnyGame, state: Any, seat: int, legal: Sequence[Action], first: Any
+) -> Sequence[Action]:
+    """Return the actions of ``seat`` whose events may begin with the event ``first``.
+
+    The one the game names (``Game.action_of``): only it can explain the events; or,
+    when the game cannot tell, every legal action.
+    """
+    named = game.action_of(state, seat, first)
+    if named is None:
+        return legal
+    listed = choose(legal, named)
+    return () if listed is None else (listed,)
