@@ -1,0 +1,54 @@
+"""Ctrl-C during a match: the engine's handler is armed for the block only, where it may be."""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+from racedeck.core import interrupts
+
+
+def test_watching_arms_the_handler_for_the_block_and_restores_the_default() -> None:
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with interrupts.watching():
+        assert signal.getsignal(signal.SIGINT) is interrupts._on_sigint
+        # A block inside another leaves the outer block's handler to it.
+        with interrupts.watching():
+            assert signal.getsignal(signal.SIGINT) is interrupts._on_sigint
+        assert signal.getsignal(signal.SIGINT) is interrupts._on_sigint
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_watching_restores_the_default_when_the_block_raises() -> None:
+    try:
+        with interrupts.watching():
+            raise ValueError("a bug in the block")
+    except ValueError:
+        pass
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_watching_leaves_a_handler_someone_else_set_alone() -> None:
+    def theirs(signum: int, frame: object) -> None:
+        """A program's own handler."""
+
+    previous = signal.signal(signal.SIGINT, theirs)
+    try:
+        with interrupts.watching():
+            assert signal.getsignal(signal.SIGINT) is theirs
+        assert signal.getsignal(signal.SIGINT) is theirs
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_watching_in_another_thread_changes_nothing() -> None:
+    seen: list[object] = []
+
+    def run() -> None:
+        with interrupts.watching():
+            seen.append(signal.getsignal(signal.SIGINT))
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    assert seen == [signal.default_int_handler]
