@@ -120,6 +120,28 @@ def decode_event(game: AnyGame, entry: LogEntry, path: str) -> Any:
         raise LogError(path, entry.line, f"not a {game.name} event: nested too deep") from None
 
 
+def decoded(
+    game: AnyGame, entries: Iterable[LogEntry], path: str
+) -> Iterator[tuple[LogEntry, Any]]:
+    """Yield ``(entry, event)`` for each entry, the event decoded (``None``: a fault or note).
+
+    A line that is not an event of ``game`` raises ``LogError`` naming it, after every
+    entry before it has been yielded: the one decoding loop every reader of a log runs.
+    """
+    decode = game.event_decoder.decode
+    for entry in entries:
+        raw = entry.event
+        if raw is None:
+            yield entry, None
+            continue
+        try:
+            event = decode(raw)
+        except (msgspec.DecodeError, RecursionError):
+            decode_event(game, entry, path)  # raises the error naming the line
+            raise
+        yield entry, event
+
+
 def fold_event(game: AnyGame, state: Any, event: Any, entry: LogEntry, path: str) -> Any:
     """Return ``state`` with ``event`` (read from ``entry``) folded in.
 
@@ -138,21 +160,13 @@ def fold_log(
 
     A fault or debug entry yields ``None`` for the event and the state unchanged. A bad
     line raises ``LogError`` after the intact prefix has been yielded. This is
-    ``decode_event`` and ``fold_event`` for every entry, written out: it is the loop every
-    replay runs, once per event of the log.
+    ``decoded`` and ``fold_event`` for every entry.
     """
-    decode = game.event_decoder.decode
     evolve = folder(game)
-    for entry in entries:
-        raw = entry.event
-        if raw is None:
+    for entry, event in decoded(game, entries, path):
+        if event is None:
             yield entry, None, state
             continue
-        try:
-            event = decode(raw)
-        except (msgspec.DecodeError, RecursionError):
-            decode_event(game, entry, path)  # raises the error naming the line
-            raise
         try:
             state = evolve(state, event)
         except Exception as exc:  # an edited log may hold an event no match could produce
@@ -268,20 +282,11 @@ def _read_ahead(
     A bad line (or anything else the reader raises) ends the reading and goes into
     ``failed``, to be raised once every entry read before it has been yielded.
     """
-    decode = game.event_decoder.decode
     try:
-        for entry in reader:
-            raw = entry.event
-            if raw is None:
-                ahead.append((entry, None))
-                continue
-            try:
-                event = decode(raw)
-            except (msgspec.DecodeError, RecursionError):
-                decode_event(game, entry, reader.path)  # raises the error naming the line
-                raise
+        for entry, event in decoded(game, reader, reader.path):
             ahead.append((entry, event))
-            yield event
+            if event is not None:
+                yield event
     except Exception as exc:
         failed.append(exc)
 
@@ -362,19 +367,12 @@ def replay_log(
             entries: list[tuple[LogEntry, Any]] = []
             aside: list[LogEntry] = []
             read_error: LogError | None = None
-            decode = game.event_decoder.decode
             try:
-                for entry in reader:
-                    raw = entry.event
-                    if raw is None:
+                for entry, event in decoded(game, reader, reader.path):
+                    if event is None:
                         aside.append(entry)
-                        continue
-                    try:
-                        event = decode(raw)
-                    except (msgspec.DecodeError, RecursionError):
-                        decode_event(game, entry, reader.path)  # raises the error naming the line
-                        raise
-                    entries.append((entry, event))
+                    else:
+                        entries.append((entry, event))
             except LogError as exc:
                 read_error = exc
             complete = read_error is None and reader.result is not None
