@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Iterator
+
+import pytest
 
 from racedeck.core import interrupts
 
 
+@pytest.fixture(autouse=True)
+def _default_handler() -> Iterator[None]:
+    """Start from Python's own Ctrl-C handler: a run started in the background (CI's, say)
+    inherits Ctrl-C ignored, which ``watching`` rightly leaves alone."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def test_watching_arms_the_handler_for_the_block_and_restores_the_default() -> None:
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     with interrupts.watching():
         assert signal.getsignal(signal.SIGINT) is interrupts._on_sigint
         # A block inside another leaves the outer block's handler to it.
@@ -26,6 +37,13 @@ def test_watching_restores_the_default_when_the_block_raises() -> None:
     except ValueError:
         pass
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_watching_leaves_an_ignored_ctrl_c_ignored() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with interrupts.watching():
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
 
 
 def test_watching_leaves_a_handler_someone_else_set_alone() -> None:
