@@ -82,28 +82,28 @@ def expand(
     legal: Sequence[Action],
     rng: random.Random,
     prior: Callable[[], Action | None] | None,
-    index: dict[Action, int] | None = None,
+    tried: list[tuple[int, Action, Row]] | None = None,
 ) -> tuple[Action, Row] | None:
     """Return a new action to try and its row, or None while no new one may be tried.
 
     Counts each tried legal action as available once more. The new action is the
     ``prior``'s when untried, else one at random; with more than ``WIDEN_ABOVE`` legal
     actions one is added only while fewer than ``1 + sqrt(visits)`` have been tried.
-    ``index`` (each of ``legal``'s actions and its position, see ``listed``) lets a
-    widened node go through its tried actions only; the outcome is the same.
+    ``tried`` (``listed``'s answer for a widened node, which the caller goes on with when
+    nothing new is tried) lets it go through its tried actions only; the outcome is the
+    same.
     """
-    if index is not None and len(legal) > WIDEN_ABOVE:
-        tried_rows = listed(table, index)
+    if tried is not None:
         visits = 0.0
-        for _, _, row in tried_rows:
+        for _, _, row in tried:
             row[2] += 1
             visits += row[0]
-        if len(tried_rows) == len(legal) or len(tried_rows) >= 1 + math.sqrt(visits):
+        if len(tried) == len(legal) or len(tried) >= 1 + math.sqrt(visits):
             return None
         untried = [action for action in legal if action not in table]
     else:
         untried = []
-        tried = 0
+        count = 0
         visits_here = 0.0
         for action in legal:
             stats = table.get(action)
@@ -111,9 +111,9 @@ def expand(
                 untried.append(action)
             else:
                 stats[2] += 1
-                tried += 1
+                count += 1
                 visits_here += stats[0]
-        if not untried or (len(legal) > WIDEN_ABOVE and tried >= 1 + math.sqrt(visits_here)):
+        if not untried or (len(legal) > WIDEN_ABOVE and count >= 1 + math.sqrt(visits_here)):
             return None
     action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
     if prior is not None:
@@ -142,9 +142,10 @@ def select_ucb1(
     ``bias`` (progressive bias, Chaslot et al. 2008) the ``prior``'s choice gets
     ``bias / (visits + 1)`` more: the search leaves the heuristic's choice only once the
     simulations show another is better, by a margin that shrinks as they pile up.
-    ``index``: see ``expand``.
+    ``index``: each of ``legal``'s actions and its position, for a widened node (``listed``).
     """
-    new = expand(table, legal, rng, prior, index)
+    listing = listed(table, index) if index is not None and len(legal) > WIDEN_ABOVE else None
+    new = expand(table, legal, rng, prior, listing)
     if new is not None:
         return new
     favourite = prior() if bias > 0 and prior is not None else None
@@ -153,10 +154,11 @@ def select_ucb1(
     best_value = -math.inf
     log = math.log
     sqrt = math.sqrt
-    tried: Sequence[Action] = legal
-    if index is not None and len(legal) > WIDEN_ABOVE:
-        tried = [action for _, action, _ in listed(table, index)]
-    for action in tried:
+    # Nothing new was tried, so the listing still holds every tried action.
+    candidates: Sequence[Action] = legal
+    if listing is not None:
+        candidates = [action for _, action, _ in listing]
+    for action in candidates:
         stats = table.get(action)
         if stats is None:
             continue
@@ -199,15 +201,15 @@ def select_sealed(
 
     Returns the action, its row, and what the backup needs (None after an expansion,
     which is not drawn from the strategy and so teaches the learner nothing). ``index``:
-    see ``expand``.
+    see ``select_ucb1``.
     """
-    new = expand(table, legal, rng, prior, index)
+    listing = listed(table, index) if index is not None and len(legal) > WIDEN_ABOVE else None
+    new = expand(table, legal, rng, prior, listing)
     if new is not None:
         return new[0], new[1], None
-    if index is not None and len(legal) > WIDEN_ABOVE:
-        tried = listed(table, index)
-        actions = [action for _, action, _ in tried]
-        rows = [row for _, _, row in tried]
+    if listing is not None:
+        actions = [action for _, action, _ in listing]
+        rows = [row for _, _, row in listing]
     else:
         actions = [a for a in legal if a in table]
         rows = [table[a] for a in actions]
