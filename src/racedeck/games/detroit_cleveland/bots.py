@@ -26,7 +26,13 @@ from racedeck.games.detroit_cleveland.data import (
     RACE_DECK,
     WHITE,
 )
-from racedeck.games.detroit_cleveland.movement import Positions, moved, reach_past, within
+from racedeck.games.detroit_cleveland.movement import (
+    Positions,
+    moved,
+    reach_past,
+    roads,
+    within,
+)
 from racedeck.games.detroit_cleveland.movement_cards import (
     NO_ONE,
     CardPlay,
@@ -116,6 +122,47 @@ def _slot_cones(play: CardPlay) -> tuple[tuple[int, ...], ...]:
     return tuple(_cone_masks(play.track, count) for count in play.counts)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def hemmed(track: Track, space: int, near: int) -> Terms:
+    """Return the terms of a car on ``space`` with cars on the spaces of the mask ``near``.
+
+    A pure function of the track and the cars in the car's cone, so one table serves every
+    bot of a process: a search starts new bots at every decision, and the cars ahead take
+    few shapes.
+    """
+    # The cars in the cone, as ``cone.intersection(positions)`` would give them.
+    cars = frozenset(s for s in within(track, MOBILITY_LOOKAHEAD)[space] if near >> s & 1)
+    steps = reach_past(track, space, MOBILITY_LOOKAHEAD, cars)[1]
+    value = track.distances[space]
+    value += MOBILITY_WEIGHT * float(steps)
+    return (-RIVAL_WEIGHT * value, value)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def plain_options(
+    track: Track, car: int, start: int, count: int, near: int
+) -> tuple[Option, ...]:
+    """Return the options of ``car`` on ``start`` moving its own colour ``count`` spaces.
+
+    ``near`` is the mask of the taken spaces within ``count`` steps of ``start``: where a
+    car may go depends on nothing else when no white move lies ahead on its card (what
+    ``CardPlay.options`` gives then), so the answer is shared by every bot and card.
+    """
+    cone = within(track, count)[start]
+    cars = frozenset(s for s in cone if near >> s & 1)
+    if cars:
+        dests, steps, finish_at = reach_past(track, start, count, cars)
+    else:
+        dests, steps, finish_at = roads(track, count)[start][1]
+    return tuple((car, d, finish_at if d == FINISH else steps) for d in dests)
+
+
+@functools.lru_cache(maxsize=1024)
+def _owned(owner: tuple[int, ...], seat: int) -> tuple[tuple[int, int], ...]:
+    """Return the owned cars in car order, each with 1 if ``seat`` owns it, else 0."""
+    return tuple((car, int(holder == seat)) for car, holder in enumerate(owner) if holder >= 0)
+
+
 def occupancy(bits: Sequence[int], positions: Positions) -> int:
     """Return the mask of the spaces ``positions`` take (``bits`` from ``_tables``)."""
     taken = 0
@@ -176,12 +223,6 @@ class DetroitClevelandHeuristic(Bot):
         """Scores already worked out, per cars' owners and finishing order: the bot scores
         the same positions again from one decision to the next (a card's cars, then their
         moves one by one)."""
-        self.plain: dict[tuple[int, int, int, int], tuple[Option, ...]] = {}
-        """The options of a car moving its own colour, per car, space, count and mask of the
-        taken spaces in its reach: the same few shapes come back all match long."""
-        self.blocked: list[dict[int, Terms]] = []
-        """Per space (and one more, for ``OFF_TRACK``), the terms of a car hemmed in by the
-        cars on the spaces of a mask of its cone: the cars ahead take few shapes."""
 
     def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
         """Remember the seat and compile the track once."""
@@ -191,8 +232,6 @@ class DetroitClevelandHeuristic(Bot):
         self.options = options
         self.track = track_of(options)
         self.scores = {}
-        self.blocked = []
-        self.plain = {}
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Choose a legal action for the situation in ``observation``."""
@@ -242,38 +281,22 @@ class DetroitClevelandHeuristic(Bot):
         A car's freedom is how far it could move in ``MOBILITY_LOOKAHEAD`` steps; with no
         car within that reach (its cone's mask and the taken spaces share no bit) it is
         the full lookahead, and the car's whole term is read from a table; otherwise the
-        term is worked out once per space and cars in its cone. The sum runs car by car in
-        the same order every time, so equal positions score equal, float for float; equal
-        positions are scored once.
+        term is ``hemmed``'s, worked out once per space and cars in its cone. The sum runs
+        car by car in the same order every time, so equal positions score equal, float for
+        float; equal positions are scored once.
         """
         track = self.track
         assert track is not None
-        distances = track.distances
         length = track.length
         bits, cones, free = _tables(track)
-        if not self.blocked:
-            self.blocked = [{} for _ in range(len(track.ids) + 1)]
-        blocked = self.blocked
         already = observation.finished
-        owned = tuple(
-            (car, int(seat == self.seat)) for car, seat in enumerate(observation.owner) if seat >= 0
-        )
+        owned = _owned(observation.owner, self.seat)
         context = (observation.owner, already)
         known = self.scores.get(context)
         if known is None or len(known) > SCORES_KEPT:
             if len(self.scores) > 64:
                 self.scores.clear()
             known = self.scores[context] = {}
-
-        def hemmed(space: int, near: int) -> Terms:
-            """Work out and keep the terms of a car on ``space`` with cars on ``near``."""
-            # The cars in the cone, as ``cone.intersection(positions)`` would give them.
-            cars = frozenset(s for s in within(track, MOBILITY_LOOKAHEAD)[space] if near >> s & 1)
-            steps = reach_past(track, space, MOBILITY_LOOKAHEAD, cars)[1]
-            value = distances[space]
-            value += MOBILITY_WEIGHT * float(steps)
-            terms = blocked[space][near] = (-RIVAL_WEIGHT * value, value)
-            return terms
 
         def across(finished: list[int], car: int) -> float:
             """Return the value of ``car`` across the line, placed after ``finished``.
@@ -301,13 +324,7 @@ class DetroitClevelandHeuristic(Bot):
                     total += value if mine else -RIVAL_WEIGHT * value
                     continue
                 near = taken & cones[space]
-                if near:
-                    terms = blocked[space].get(near)
-                    if terms is None:
-                        terms = hemmed(space, near)
-                    total += terms[mine]
-                else:
-                    total += free[space][mine]
+                total += (hemmed(track, space, near) if near else free[space])[mine]
             known[positions] = total
             return total
 
@@ -317,50 +334,75 @@ class DetroitClevelandHeuristic(Bot):
             The same floats as ``score`` of each, found with less work: with ``car`` off
             its space, every other car's term is worked out once; for a destination, only
             the terms of ``car`` and of the cars whose cone holds it change. The sum still
-            runs car by car in order. No destination may cross the line, and ``car`` must
-            stand on a space.
+            runs car by car in order: the terms before ``car`` are added up once, and a
+            destination in none of their cones starts from that sum (the same float, as
+            the same additions in the same order). No destination may cross the line, and
+            ``car`` must stand on a space.
             """
             base = taken & ~bits[positions[car]]
             parts: list[tuple[int, int, int, float]] = []
             finished: list[int] | None = None
+            head = 0.0
+            lead = 0
+            """The sum of the terms before ``car``, and the union of their cones."""
+            moving = -1
+            """Whether ``car``'s own term counts, as ``mine`` (-1: an unowned car)."""
+            trail: list[float] = []
+            trail_cones = 0
+            """The terms after ``car``, and the union of their cones."""
             for other, mine in owned:
                 space = positions[other]
                 if other == car:
                     # Its term is the destination's: a cone of every bit recomputes it.
                     parts.append((MOVING, mine, -1, 0.0))
+                    moving = mine
                     continue
                 if space == FINISH:
                     if finished is None:
                         finished = list(already)
                     value = across(finished, other)
-                    parts.append((space, mine, 0, value if mine else -RIVAL_WEIGHT * value))
-                    continue
-                cone = cones[space]
-                near = base & cone
-                if near:
-                    terms = blocked[space].get(near)
-                    if terms is None:
-                        terms = hemmed(space, near)
+                    cone = 0
+                    term = value if mine else -RIVAL_WEIGHT * value
                 else:
-                    terms = free[space]
-                parts.append((space, mine, cone, terms[mine]))
+                    cone = cones[space]
+                    near = base & cone
+                    term = (hemmed(track, space, near) if near else free[space])[mine]
+                parts.append((space, mine, cone, term))
+                if moving < 0:
+                    head += term
+                    lead |= cone
+                else:
+                    trail.append(term)
+                    trail_cones |= cone
             totals: list[float] = []
             for dest in dests:
                 bit = bits[dest]
                 after = base | bit
+                if not bit & lead:
+                    # The terms before ``car`` stand: their sum is ``head``.
+                    total = head
+                    if moving >= 0:
+                        near = after & cones[dest]
+                        total += (hemmed(track, dest, near) if near else free[dest])[moving]
+                        if bit & trail_cones:
+                            for space, mine, cone, term in parts[len(parts) - len(trail) :]:
+                                if cone & bit:
+                                    near = after & cones[space]
+                                    terms = hemmed(track, space, near) if near else free[space]
+                                    term = terms[mine]
+                                total += term
+                        else:
+                            for term in trail:
+                                total += term
+                    totals.append(total)
+                    continue
                 total = 0.0
                 for space, mine, cone, term in parts:
                     if cone & bit:
                         if space == MOVING:
                             space = dest
                         near = after & cones[space]
-                        if near:
-                            terms = blocked[space].get(near)
-                            if terms is None:
-                                terms = hemmed(space, near)
-                        else:
-                            terms = free[space]
-                        term = terms[mine]
+                        term = (hemmed(track, space, near) if near else free[space])[mine]
                     total += term
                 totals.append(total)
             return totals
@@ -383,40 +425,35 @@ class DetroitClevelandHeuristic(Bot):
         spread: Spread,
         bits: Sequence[int],
         positions: Positions,
+        taken: int,
         now: float,
         play: CardPlay,
         chosen: dict[tuple[Positions, tuple[Option, ...]], Chosen],
-        plain: dict[tuple[int, int, int, int], tuple[Option, ...]],
     ) -> float:
         """Play a card out greedily, car by car, and return the final score.
 
-        ``now`` is the score of ``positions``. Each car goes where the score is best (the
-        first such destination on a tie). ``chosen`` keeps the choices made from the same
-        positions among the same destinations, which cards sharing a car and count repeat.
-        The taken spaces follow the positions: a car moving clears its bit and sets its
-        destination's (``bits`` has none for the line or off the track).
+        ``now`` is the score of ``positions``, ``taken`` the mask of their spaces. Each car
+        goes where the score is best (the first such destination on a tie). ``chosen``
+        keeps the choices made from the same positions among the same destinations, which
+        cards sharing a car and count repeat. The taken spaces follow the positions: a car
+        moving clears its bit and sets its destination's (``bits`` has none for the line
+        or off the track).
         """
         best_score: float | None = now
-        taken = occupancy(bits, positions)
+        track = play.track
         cars, counts, white = play.cars, play.counts, play.white_slot
         reach_cones = _slot_cones(play)
         for slot in range(len(cars)):
             options: tuple[Option, ...]
             if white < slot:
                 # A car of its own colour, with no white move ahead to leave room for: its
-                # options depend only on its space and the cars in reach (``destinations``),
-                # so they are kept per space, count and taken spaces in reach.
+                # options depend only on its space and the cars in reach (``plain_options``).
                 car = cars[slot]
                 start = positions[car]
                 if start < 0:
                     continue
                 count = counts[slot]
-                near = taken & reach_cones[slot][start]
-                reach_key = (car, start, count, near)
-                found = plain.get(reach_key)
-                if found is None:
-                    found = plain[reach_key] = tuple(play.options(positions, slot))
-                options = found
+                options = plain_options(track, car, start, count, taken & reach_cones[slot][start])
             else:
                 options = tuple(play.options(positions, slot))
             if not options:
@@ -469,18 +506,17 @@ class DetroitClevelandHeuristic(Bot):
         bits = _tables(self.track).bits
         score, spread = self._scoring_at(observation)
         positions = observation.positions
-        now = score(positions, occupancy(bits, positions))
+        taken = occupancy(bits, positions)
+        now = score(positions, taken)
         best: Action = legal[0]
         best_gain = float("-inf")
         chosen: dict[tuple[Positions, tuple[Option, ...]], Chosen] = {}
-        if len(self.plain) > SCORES_KEPT:
-            self.plain.clear()
         for action in legal:
             if isinstance(action, Decline):
                 gain = 0.0
             elif isinstance(action, Play) and action.card in MOVES:
                 play = self._card_play(observation, action.card)
-                final = self._greedy(score, spread, bits, positions, now, play, chosen, self.plain)
+                final = self._greedy(score, spread, bits, positions, taken, now, play, chosen)
                 gain = final - now
             else:
                 gain = -0.5  # a switch card: kept for when every movement card hurts
