@@ -39,6 +39,7 @@ from racedeck.games.detroit_cleveland.movement_cards import (
     Option,
     card_play_for,
     own_cars,
+    slot_options,
 )
 from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions, track_of
 from racedeck.games.detroit_cleveland.state import DetroitClevelandObservation
@@ -455,7 +456,7 @@ class DetroitClevelandHeuristic(Bot):
                 count = counts[slot]
                 options = plain_options(track, car, start, count, taken & reach_cones[slot][start])
             else:
-                options = tuple(play.options(positions, slot))
+                options = slot_options(play, positions, slot)
             if not options:
                 continue
             if len(options) == 1:

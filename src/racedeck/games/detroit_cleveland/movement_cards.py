@@ -96,16 +96,15 @@ class CardPlay:
             return open_road
         return reach_past(self.track, start, self.counts[slot], cone.intersection(positions))
 
-    def options(self, positions: Positions, slot: int, limit: int = 0) -> list[Option]:
+    def options(self, positions: Positions, slot: int) -> list[Option]:
         """Return every legal (car, destination, steps) of ``slot``; empty if its car finished.
 
         Before the white slot, only destinations after which the white car can still
-        make its move are legal: a card is only played if all of it can be. With a
-        ``limit``, only the first that many are looked for.
+        make its move are legal: a card is only played if all of it can be.
         """
         car = self.cars[slot]
         if car == WHITE:
-            return self.white_options(positions, slot, limit)
+            return self.white_options(positions, slot)
         if positions[car] < 0:
             return []
         dests, steps, finish_at = self.reach(positions, car, slot)
@@ -114,14 +113,10 @@ class CardPlay:
             for d in dests:
                 if self.feasible(moved(positions, car, d), slot + 1):
                     options.append((car, d, finish_at if d == FINISH else steps))
-                    if len(options) == limit:
-                        break
             return options
-        if limit:
-            dests = dests[:limit]
         return [(car, d, finish_at if d == FINISH else steps) for d in dests]
 
-    def white_options(self, positions: Positions, slot: int, limit: int = 0) -> list[Option]:
+    def white_options(self, positions: Positions, slot: int) -> list[Option]:
         """Return the moves the white car may make: cars not on the card, moving in full."""
         count = self.counts[slot]
         options: list[Option] = []
@@ -131,8 +126,6 @@ class CardPlay:
             dests, steps, finish_at = self.reach(positions, car, slot)
             if finish_at or steps == count or (self.white_own and car in self.own):
                 options.extend((car, d, finish_at if d == FINISH else steps) for d in dests)
-                if limit and len(options) >= limit:
-                    return options[:limit]
         return options
 
     def white_possible(self, positions: Positions) -> bool:
@@ -209,6 +202,17 @@ def card_play_for(
 
 
 @functools.lru_cache(maxsize=256)
+def slot_options(play: CardPlay, positions: Positions, slot: int) -> tuple[Option, ...]:
+    """Return ``play.options(positions, slot)``, worked out once for its askers in a row.
+
+    A car's options are asked for twice running: by ``consequence`` (does the car need a
+    decision?) and then by ``legal_moves`` (the decision's actions). A play object and
+    positions never change, so the answer is a pure function of them.
+    """
+    return tuple(play.options(positions, slot))
+
+
+@functools.lru_cache(maxsize=256)
 def own_cars(owner: tuple[int, ...], seat: int) -> frozenset[int]:
     """Return the cars ``seat`` owns."""
     return frozenset(car for car, holder in enumerate(owner) if holder == seat)
@@ -268,7 +272,8 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     """Return every legal destination of the card's next car (of each car, for white)."""
     play = _in_play(state)
     moves = _move_actions(play.track)
-    return tuple(moves[car][dest] for car, dest, _ in play.options(state.positions, state.slot))
+    options = slot_options(play, state.positions, state.slot)
+    return tuple([moves[car][dest] for car, dest, _ in options])
 
 
 def consequence(state: State) -> CarMoved | CarSkipped | None:
@@ -280,8 +285,9 @@ def consequence(state: State) -> CarMoved | CarSkipped | None:
     car = play.cars[state.slot]
     if car != WHITE and state.positions[car] == FINISH:
         return CarSkipped(car=car)
-    # Two options are enough to know a decision is needed.
-    options = play.options(state.positions, state.slot, 2)
+    # All the options, not just the two that tell a decision is needed: ``legal_moves``
+    # asks for them next, from the same positions.
+    options = slot_options(play, state.positions, state.slot)
     if len(options) == 1:
         car, dest, steps = options[0]
         return CarMoved(car=car, to=play.track.space_id(dest), steps=steps)
