@@ -343,14 +343,14 @@ class DetroitClevelandHeuristic(Bot):
             base = taken & ~bits[positions[car]]
             parts: list[tuple[int, int, int, float]] = []
             finished: list[int] | None = None
+            # The sum of the terms before ``car`` and the union of their cones; ``car``'s
+            # own ``mine`` (-1: an unowned car, whose term does not count); the terms
+            # after ``car`` and the union of their cones.
             head = 0.0
             lead = 0
-            """The sum of the terms before ``car``, and the union of their cones."""
             moving = -1
-            """Whether ``car``'s own term counts, as ``mine`` (-1: an unowned car)."""
             trail: list[float] = []
             trail_cones = 0
-            """The terms after ``car``, and the union of their cones."""
             for other, mine in owned:
                 space = positions[other]
                 if other == car:
@@ -488,17 +488,34 @@ class DetroitClevelandHeuristic(Bot):
                 best_score = top
                 chosen[key] = (positions, taken, top)
                 continue
-            best = positions
-            best_taken = taken
-            top = 0.0
-            first = True
+            # Several cars (the white car's choice): each car's run of destinations on
+            # spaces is scored together, the line alone, the values kept in the options'
+            # order so that the first best wins as before.
+            values = []
+            run: list[int] = []
+            run_car = -1
             for car, dest, _ in options:
-                after = taken & ~bits[positions[car]] | bits[dest]
-                candidate = (*positions[:car], dest, *positions[car + 1 :])
-                value = score(candidate, after)
-                if first or value > top:
-                    best, best_taken, top, first = candidate, after, value, False
-            positions, taken, best_score = best, best_taken, top
+                if car != run_car or dest == FINISH:
+                    if run:
+                        values += spread(positions, taken, run_car, run)
+                        run = []
+                    run_car = car
+                if dest == FINISH:
+                    after = taken & ~bits[positions[car]]
+                    values.append(score((*positions[:car], dest, *positions[car + 1 :]), after))
+                else:
+                    run.append(dest)
+            if run:
+                values += spread(positions, taken, run_car, run)
+            pick = 0
+            top = values[0]
+            for i in range(1, len(values)):
+                if values[i] > top:
+                    pick, top = i, values[i]
+            car, dest, _ = options[pick]
+            taken = taken & ~bits[positions[car]] | bits[dest]
+            positions = (*positions[:car], dest, *positions[car + 1 :])
+            best_score = top
             chosen[key] = (positions, taken, top)
         return score(positions, taken) if best_score is None else best_score
 
