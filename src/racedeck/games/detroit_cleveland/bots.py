@@ -224,6 +224,11 @@ class DetroitClevelandHeuristic(Bot):
         """Scores already worked out, per cars' owners and finishing order: the bot scores
         the same positions again from one decision to the next (a card's cars, then their
         moves one by one)."""
+        self.picks: dict[tuple[Positions, int, tuple[int, ...]], int] = {}
+        """The destinations the last card choice picked, per positions, car and choices
+        (an index into them): the card's moves ask the same questions next."""
+        self.picks_context: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        """The cars' owners and finishing order the ``picks`` were made with."""
 
     def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
         """Remember the seat and compile the track once."""
@@ -233,6 +238,7 @@ class DetroitClevelandHeuristic(Bot):
         self.options = options
         self.track = track_of(options)
         self.scores = {}
+        self.picks = {}
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Choose a legal action for the situation in ``observation``."""
@@ -430,15 +436,17 @@ class DetroitClevelandHeuristic(Bot):
         now: float,
         play: CardPlay,
         chosen: dict[tuple[Positions, tuple[Option, ...]], Chosen],
+        picks: dict[tuple[Positions, int, tuple[int, ...]], int],
     ) -> float:
         """Play a card out greedily, car by car, and return the final score.
 
         ``now`` is the score of ``positions``, ``taken`` the mask of their spaces. Each car
         goes where the score is best (the first such destination on a tie). ``chosen``
         keeps the choices made from the same positions among the same destinations, which
-        cards sharing a car and count repeat. The taken spaces follow the positions: a car
-        moving clears its bit and sets its destination's (``bits`` has none for the line
-        or off the track).
+        cards sharing a car and count repeat; ``picks`` the destination picked for one
+        car among spaces, for the moves that follow. The taken spaces follow the
+        positions: a car moving clears its bit and sets its destination's (``bits`` has
+        none for the line or off the track).
         """
         best_score: float | None = now
         track = play.track
@@ -475,13 +483,14 @@ class DetroitClevelandHeuristic(Bot):
             if options[-1][0] == car and options[0][1] != FINISH:
                 # One car to place, on spaces only (``FINISH`` comes first when it can be
                 # reached): its destinations are scored together.
-                dests = [dest for _, dest, _ in options]
+                dests = tuple([dest for _, dest, _ in options])
                 values = spread(positions, taken, car, dests)
                 pick = 0
                 top = values[0]
                 for i in range(1, len(values)):
                     if values[i] > top:
                         pick, top = i, values[i]
+                picks[positions, car, dests] = pick
                 dest = dests[pick]
                 taken = taken & ~bits[positions[car]] | bits[dest]
                 positions = (*positions[:car], dest, *positions[car + 1 :])
@@ -529,12 +538,16 @@ class DetroitClevelandHeuristic(Bot):
         best: Action = legal[0]
         best_gain = float("-inf")
         chosen: dict[tuple[Positions, tuple[Option, ...]], Chosen] = {}
+        picks = self.picks = {}
+        self.picks_context = (observation.owner, observation.finished)
         for action in legal:
             if isinstance(action, Decline):
                 gain = 0.0
             elif isinstance(action, Play) and action.card in MOVES:
                 play = self._card_play(observation, action.card)
-                final = self._greedy(score, spread, bits, positions, taken, now, play, chosen)
+                final = self._greedy(
+                    score, spread, bits, positions, taken, now, play, chosen, picks
+                )
                 gain = final - now
             else:
                 gain = -0.5  # a switch card: kept for when every movement card hurts
@@ -556,7 +569,13 @@ class DetroitClevelandHeuristic(Bot):
                 break
             dests.append(index[action.to])
         else:
-            # One car to place, on spaces only: its destinations are scored together.
+            # One car to place, on spaces only. The card's choice asked this very question
+            # when it played the card out, unless a car has crossed the line since.
+            if self.picks_context == (observation.owner, observation.finished):
+                known = self.picks.get((positions, car, tuple(dests)))
+                if known is not None:
+                    return legal[known]
+            # Its destinations are scored together.
             spread = self._scoring_at(observation)[1]
             taken = occupancy(_tables(track).bits, positions)
             values = spread(positions, taken, car, dests)
