@@ -139,15 +139,30 @@ def hemmed(track: Track, space: int, near: int) -> Terms:
     return (-RIVAL_WEIGHT * value, value)
 
 
+def spaces_to_spread(options: tuple[Option, ...]) -> tuple[int, ...] | None:
+    """Return the destinations of ``options`` when they are one car's, on spaces only.
+
+    Those are scored together (``spread``); None when there is no choice, or several
+    cars, or the line among them (``FINISH`` comes first when it can be reached).
+    """
+    if len(options) < 2:
+        return None
+    car = options[0][0]
+    if options[-1][0] != car or options[0][1] == FINISH:
+        return None
+    return tuple([dest for _, dest, _ in options])
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def plain_options(
     track: Track, car: int, start: int, count: int, near: int
-) -> tuple[Option, ...]:
+) -> tuple[tuple[Option, ...], tuple[int, ...] | None]:
     """Return the options of ``car`` on ``start`` moving its own colour ``count`` spaces.
 
     ``near`` is the mask of the taken spaces within ``count`` steps of ``start``: where a
     car may go depends on nothing else when no white move lies ahead on its card (what
-    ``CardPlay.options`` gives then), so the answer is shared by every bot and card.
+    ``CardPlay.options`` gives then), so the answer is shared by every bot and card. With
+    the options comes their ``spaces_to_spread``.
     """
     cone = within(track, count)[start]
     cars = frozenset(s for s in cone if near >> s & 1)
@@ -155,7 +170,8 @@ def plain_options(
         dests, steps, finish_at = reach_past(track, start, count, cars)
     else:
         dests, steps, finish_at = roads(track, count)[start][1]
-    return tuple((car, d, finish_at if d == FINISH else steps) for d in dests)
+    options = tuple([(car, d, finish_at if d == FINISH else steps) for d in dests])
+    return options, spaces_to_spread(options)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -462,9 +478,11 @@ class DetroitClevelandHeuristic(Bot):
                 if start < 0:
                     continue
                 count = counts[slot]
-                options = plain_options(track, car, start, count, taken & reach_cones[slot][start])
+                near = taken & reach_cones[slot][start]
+                options, dests = plain_options(track, car, start, count, near)
             else:
                 options = slot_options(play, positions, slot)
+                dests = spaces_to_spread(options)
             if not options:
                 continue
             if len(options) == 1:
@@ -479,11 +497,9 @@ class DetroitClevelandHeuristic(Bot):
             if known is not None:
                 positions, taken, best_score = known
                 continue
-            car = options[0][0]
-            if options[-1][0] == car and options[0][1] != FINISH:
-                # One car to place, on spaces only (``FINISH`` comes first when it can be
-                # reached): its destinations are scored together.
-                dests = tuple([dest for _, dest, _ in options])
+            if dests is not None:
+                # One car to place, on spaces only: its destinations are scored together.
+                car = options[0][0]
                 values = spread(positions, taken, car, dests)
                 pick = 0
                 top = values[0]
