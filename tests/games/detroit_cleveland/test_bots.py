@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from racedeck.core.model import Action
+from racedeck.core.model import ENGINE, Action
+from racedeck.core.rng import engine_stream
 from racedeck.core.runner import run_match
-from racedeck.games.detroit_cleveland import data
+from racedeck.core.step import apply
+from racedeck.games.detroit_cleveland import data, movement_cards
 from racedeck.games.detroit_cleveland.actions import Decline, Move, Play
 from racedeck.games.detroit_cleveland.bots import (
     MOBILITY_LOOKAHEAD,
@@ -15,12 +17,17 @@ from racedeck.games.detroit_cleveland.bots import (
     PLACE_BONUS,
     RIVAL_WEIGHT,
     DetroitClevelandHeuristic,
+    _cone_masks,
     _tables,
     colour_movement,
+    hemmed,
     occupancy,
+    plain_options,
+    spaces_to_spread,
 )
 from racedeck.games.detroit_cleveland.movement import Positions, moved, reach
 from racedeck.games.detroit_cleveland.movement_cards import CardPlay
+from racedeck.games.detroit_cleveland.options import track_of
 from racedeck.games.detroit_cleveland.state import DetroitClevelandObservation
 from racedeck.games.detroit_cleveland.track import FINISH
 from racedeck.plugins import load_registry
@@ -194,3 +201,90 @@ def test_scoring_a_car_s_destinations_together_gives_the_scores_one_by_one() -> 
                 assert fresh._scoring_at(view)[1](positions, taken, car, dests) == one_by_one
                 checked += 1
     assert checked > 200
+
+
+def test_a_card_s_moves_reuse_its_card_choice_as_a_fresh_bot_would_choose() -> None:
+    """A move reuses the destination the card choice picked for the same question; a bot
+    that never chose the card (a fresh one) picks the same destination, every time."""
+    reused = 0
+    for raw, players in (({"races": 1}, 2), ({"races": 1, "white_own_car": True}, 4)):
+        opts = options(**raw)
+        seats = [DetroitClevelandHeuristic() for _ in range(players)]
+        for seat, bot in enumerate(seats):
+            bot.start_match(GAME.name, seat, players, opts)
+        state = GAME.initial_state(opts, players)
+        events = 0
+        while not (step := GAME.next_step(state)).over:
+            if step.engine:
+                turn = apply(GAME, state, ENGINE, None, engine_stream(5, events))
+            else:
+                seat = step.seats[0]
+                legal = GAME.legal_actions(state, seat)
+                view = GAME.observe(state, seat)
+                bot = seats[seat]
+                if isinstance(legal[0], Move) and len(legal) > 1:
+                    track = track_of(opts)
+                    spaces = tuple(track.space_index(a.to) for a in legal if isinstance(a, Move))
+                    key = (view.positions, legal[0].car, spaces)
+                    context = (view.owner, view.finished)
+                    reused += key in bot.picks and bot.picks_context == context
+                    fresh = DetroitClevelandHeuristic()
+                    fresh.start_match(GAME.name, seat, players, opts)
+                    choice = bot.act(view, legal, random.Random(0))
+                    assert choice == fresh.act(view, legal, random.Random(0))
+                else:
+                    choice = bot.act(view, legal, random.Random(0))
+                turn = apply(GAME, state, seat, choice)
+            events += len(turn.events)
+            state = turn.state
+    assert reused > 20
+
+
+def test_a_car_s_own_colour_options_are_the_card_s() -> None:
+    """``plain_options`` answers from a car's space and the cars in reach what the card
+    would offer for a slot after the white one (or on a card without white)."""
+    checked = 0
+    for raw, players in (({"races": 1}, 4), ({"races": 1, "track": "cleveland"}, 6)):
+        for state in random_states(raw, players, 13):
+            if state.phase != "race":
+                continue
+            seat = GAME.next_step(state).seats[0]
+            track = track_of(state.options)
+            bits = _tables(track).bits
+            taken = occupancy(bits, state.positions)
+            for card in data.MOVES:
+                play = movement_cards.card_play(state, card, seat)
+                for slot in range(play.white_slot + 1, len(play.cars)):
+                    car = play.cars[slot]
+                    start = state.positions[car]
+                    if start < 0:
+                        continue
+                    count = play.counts[slot]
+                    near = taken & _cone_masks(track, count)[start]
+                    options, spaces = plain_options(track, car, start, count, near)
+                    assert options == tuple(play.options(state.positions, slot))
+                    assert spaces == spaces_to_spread(options)
+                    checked += 1
+    assert checked > 1000
+
+
+def test_only_one_car_s_choice_of_spaces_is_spread() -> None:
+    """``spaces_to_spread`` gives the spaces of one car's choice; no choice, several cars
+    or the line among them are scored one position at a time."""
+    assert spaces_to_spread(((Y, 4, 3), (Y, 5, 3))) == (4, 5)
+    assert spaces_to_spread(((Y, 4, 3),)) is None
+    assert spaces_to_spread(((Y, FINISH, 2), (Y, 5, 3))) is None
+    assert spaces_to_spread(((Y, 4, 3), (B, 5, 3))) is None
+
+
+def test_a_hemmed_car_s_terms_are_its_distance_and_its_freedom() -> None:
+    """A car's term is its distance along the track plus how far it could move in
+    ``MOBILITY_LOOKAHEAD`` steps past the cars in its way; a rival's counts against."""
+    track = track_of(OPTS)
+    start = track.start[0]
+    for near_cars in ((), (track.start[1],), tuple(track.successors[start][:1])):
+        near = sum(1 << s for s in near_cars)
+        positions = (start, *near_cars)
+        steps = reach(track.successors, positions, 0, MOBILITY_LOOKAHEAD)[1]
+        value = track.distances[start] + MOBILITY_WEIGHT * steps
+        assert hemmed(track, start, near) == (-RIVAL_WEIGHT * value, value)
