@@ -82,6 +82,8 @@ MOVING = -3
 
 Chosen = tuple[Positions, int, float]
 """Where a greedy slot left the cars: the positions, their taken spaces and their score."""
+Pick = tuple[int, float]
+"""One car's choice among spaces: the index of the destination picked, and its score."""
 
 
 class _Tables(NamedTuple):
@@ -240,9 +242,9 @@ class DetroitClevelandHeuristic(Bot):
         """Scores already worked out, per cars' owners and finishing order: the bot scores
         the same positions again from one decision to the next (a card's cars, then their
         moves one by one)."""
-        self.picks: dict[tuple[Positions, int, tuple[int, ...]], int] = {}
+        self.picks: dict[tuple[Positions, int, tuple[int, ...]], Pick] = {}
         """The destinations the last card choice picked, per positions, car and choices
-        (an index into them): the card's moves ask the same questions next."""
+        of spaces: the card's moves ask the same questions next."""
         self.picks_context: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
         """The cars' owners and finishing order the ``picks`` were made with."""
 
@@ -452,17 +454,17 @@ class DetroitClevelandHeuristic(Bot):
         now: float,
         play: CardPlay,
         chosen: dict[tuple[Positions, tuple[Option, ...]], Chosen],
-        picks: dict[tuple[Positions, int, tuple[int, ...]], int],
+        picks: dict[tuple[Positions, int, tuple[int, ...]], Pick],
     ) -> float:
         """Play a card out greedily, car by car, and return the final score.
 
         ``now`` is the score of ``positions``, ``taken`` the mask of their spaces. Each car
-        goes where the score is best (the first such destination on a tie). ``chosen``
-        keeps the choices made from the same positions among the same destinations, which
-        cards sharing a car and count repeat; ``picks`` the destination picked for one
-        car among spaces, for the moves that follow. The taken spaces follow the
-        positions: a car moving clears its bit and sets its destination's (``bits`` has
-        none for the line or off the track).
+        goes where the score is best (the first such destination on a tie). ``picks``
+        keeps the choices of one car among spaces per positions, car and spaces (what the
+        choice depends on), which cards sharing a car and count repeat and the card's
+        moves ask again; ``chosen`` the choices among several cars, per positions and
+        options. The taken spaces follow the positions: a car moving clears its bit and
+        sets its destination's (``bits`` has none for the line or off the track).
         """
         best_score: float | None = now
         track = play.track
@@ -492,26 +494,30 @@ class DetroitClevelandHeuristic(Bot):
                 positions = (*positions[:car], dest, *positions[car + 1 :])
                 best_score = None
                 continue
-            key = (positions, options)
-            known = chosen.get(key)
-            if known is not None:
-                positions, taken, best_score = known
-                continue
             if dests is not None:
                 # One car to place, on spaces only: its destinations are scored together.
                 car = options[0][0]
-                values = spread(positions, taken, car, dests)
-                pick = 0
-                top = values[0]
-                for i in range(1, len(values)):
-                    if values[i] > top:
-                        pick, top = i, values[i]
-                picks[positions, car, dests] = pick
+                asked = (positions, car, dests)
+                picked = picks.get(asked)
+                if picked is None:
+                    values = spread(positions, taken, car, dests)
+                    pick = 0
+                    top = values[0]
+                    for i in range(1, len(values)):
+                        if values[i] > top:
+                            pick, top = i, values[i]
+                    picks[asked] = (pick, top)
+                else:
+                    pick, top = picked
                 dest = dests[pick]
                 taken = taken & ~bits[positions[car]] | bits[dest]
                 positions = (*positions[:car], dest, *positions[car + 1 :])
                 best_score = top
-                chosen[key] = (positions, taken, top)
+                continue
+            key = (positions, options)
+            known = chosen.get(key)
+            if known is not None:
+                positions, taken, best_score = known
                 continue
             # Several cars (the white car's choice): each car's run of destinations on
             # spaces is scored together, the line alone, the values kept in the options'
@@ -590,7 +596,7 @@ class DetroitClevelandHeuristic(Bot):
             if self.picks_context == (observation.owner, observation.finished):
                 known = self.picks.get((positions, car, tuple(dests)))
                 if known is not None:
-                    return legal[known]
+                    return legal[known[0]]
             # Its destinations are scored together.
             spread = self._scoring_at(observation)[1]
             taken = occupancy(_tables(track).bits, positions)
