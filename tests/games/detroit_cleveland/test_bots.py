@@ -24,6 +24,7 @@ from racedeck.games.detroit_cleveland.bots import (
     occupancy,
     plain_options,
     spaces_to_spread,
+    white_options,
 )
 from racedeck.games.detroit_cleveland.movement import Positions, moved, reach
 from racedeck.games.detroit_cleveland.movement_cards import CardPlay
@@ -288,3 +289,22 @@ def test_a_hemmed_car_s_terms_are_its_distance_and_its_freedom() -> None:
         steps = reach(track.successors, positions, 0, MOBILITY_LOOKAHEAD)[1]
         value = track.distances[start] + MOBILITY_WEIGHT * steps
         assert hemmed(track, start, near) == (-RIVAL_WEIGHT * value, value)
+
+
+def test_the_white_car_s_choices_read_from_the_shared_table_are_the_card_s() -> None:
+    """``white_options`` gives what the card offers for its white slot: each car not on
+    the card that can move in full or cross the line (or is the player's own, under the
+    optional rule), with its destinations."""
+    checked = 0
+    for raw, players in (({"races": 1}, 4), ({"races": 1, "white_own_car": True}, 3)):
+        for state in random_states(raw, players, 17):
+            if state.phase != "race":
+                continue
+            seat = GAME.next_step(state).seats[0]
+            taken = occupancy(_tables(track_of(state.options)).bits, state.positions)
+            for card in data.WHITE_CARDS:
+                play = movement_cards.card_play(state, card, seat)
+                every = tuple(play.options(state.positions, play.white_slot))
+                assert white_options(play, state.positions, taken) == every
+                checked += 1
+    assert checked > 500

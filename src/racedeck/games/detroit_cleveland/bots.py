@@ -182,6 +182,33 @@ def _owned(owner: tuple[int, ...], seat: int) -> tuple[tuple[int, int], ...]:
     return tuple((car, int(holder == seat)) for car, holder in enumerate(owner) if holder >= 0)
 
 
+def white_options(play: CardPlay, positions: Positions, taken: int) -> tuple[Option, ...]:
+    """Return ``play.options(positions, play.white_slot)`` read from ``plain_options``.
+
+    A car the white car may move goes where it would go for its own colour (the spaces in
+    reach decide), so each car's answer is the shared table's; ``taken`` is the mask of
+    the spaces ``positions`` take. A car qualifies as ``CardPlay.white_options`` says: it
+    can cross the line, or move the full count, or it is the player's own under the
+    optional rule.
+    """
+    track = play.track
+    count = play.counts[play.white_slot]
+    cones = _cone_masks(track, count)
+    excluded, own, white_own = play.excluded, play.own, play.white_own
+    options: list[Option] = []
+    for car in range(6):
+        start = positions[car]
+        if start < 0 or car in excluded:
+            continue
+        found = plain_options(track, car, start, count, taken & cones[start])[0]
+        # ``reach`` always answers (a blocked car: its own space, 0 steps); the line comes
+        # first when it can be crossed, and every space is as far as the car can go.
+        _, dest, steps = found[0]
+        if dest == FINISH or steps == count or (white_own and car in own):
+            options += found
+    return tuple(options)
+
+
 def occupancy(bits: Sequence[int], positions: Positions) -> int:
     """Return the mask of the spaces ``positions`` take (``bits`` from ``_tables``)."""
     taken = 0
@@ -483,7 +510,10 @@ class DetroitClevelandHeuristic(Bot):
                 near = taken & reach_cones[slot][start]
                 options, dests = plain_options(track, car, start, count, near)
             else:
-                options = slot_options(play, positions, slot)
+                if slot == white:
+                    options = white_options(play, positions, taken)
+                else:
+                    options = slot_options(play, positions, slot)
                 dests = spaces_to_spread(options)
             if not options:
                 continue
