@@ -60,6 +60,8 @@ def switch_played(state: DetroitClevelandState, seat: int, card: int) -> Detroit
 
 def still_in_force(switches: tuple[Switch, ...], ending: int) -> tuple[Switch, ...]:
     """Return the switches that outlast turn ``ending``: the others stop as it ends."""
-    if not switches:
-        return switches
-    return tuple(s for s in switches if s.until > ending)
+    # Most turns end none: the tuple is kept whole rather than copied.
+    for switch in switches:
+        if switch.until <= ending:
+            return tuple(s for s in switches if s.until > ending)
+    return switches
