@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -153,3 +154,30 @@ def test_replay_at_an_event_inside_a_decision_gives_the_state_after_it(tmp_path:
         states = [state for entry, _event, state in folded if entry.event is not None]
     for at in range(len(states)):
         assert replay_log(registry, path, at=at).state == states[at]
+
+
+def test_replay_reads_a_log_as_it_folds_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/debugging.md: replay's memory does not grow with the log ("the same peak at any
+    length"), so it must not hold the log's entries: it reads about a decision ahead of the
+    fold, and the first event is folded before a tenth of the log is read.
+    """
+    registry = load_registry(entry_points=False)
+    plan = plan_match(registry, "lacorsa", ["random"] * 4, 1, {"races": 3})
+    path = tmp_path / "match.jsonl"
+    play_to_log(plan, path)
+    raw = path.read_bytes()
+    stream = io.BytesIO(raw)
+    game = registry.game("lacorsa")
+    evolve = type(game).evolve
+    read_at_fold: list[int] = []
+
+    def watching(self: AnyGame, state: object, event: object) -> object:
+        read_at_fold.append(stream.tell())
+        return evolve(self, state, event)
+
+    monkeypatch.setattr(type(game), "evolve", watching)
+    replay = replay_log(registry, "match.jsonl", stream=stream)
+    assert replay.complete and replay.error is None
+    assert len(read_at_fold) == replay.events
+    assert read_at_fold[0] < len(raw) // 10, "the whole log was read before the first fold"
+    assert read_at_fold[len(read_at_fold) // 2] < len(raw) * 6 // 10

@@ -189,89 +189,100 @@ def iter_states(
     """
     with LogReader(path, stream) as reader:
         game, options = open_game(catalogue, reader.header, str(path))
-        header = reader.header
-        initial = game.initial_state(options, header.players)
-        replay = Replay(header, game, options, initial, 0)
-        # Entries read but not yet yielded, in log order; the events among them are also
-        # what ``recorded`` hands the decisions.
-        ahead: deque[tuple[LogEntry, Any]] = deque()
-        failed: list[Exception] = []
-        source = _read_ahead(game, reader, ahead, failed)
-        evolve = folder(game)
+        initial = game.initial_state(options, reader.header.players)
+        replay = Replay(reader.header, game, options, initial, 0)
+        for seq, event, state in _folding(game, reader, replay):
+            yield seq, event, state, replay
 
-        def note(entry: LogEntry) -> None:
-            if entry.fault is not None:
-                replay.faults.append(entry.fault)
-            elif entry.debug is not None:
-                replay.debug.append(entry.debug)
 
-        def decided(states: Sequence[Any]) -> Iterator[tuple[int, Any, Any, Replay]]:
-            """Yield the next events read, with the states a decision's turn left after them."""
-            for state in states:
+def _folding(game: AnyGame, reader: LogReader, replay: Replay) -> Iterator[tuple[int, Any, Any]]:
+    """Yield ``(seq, event, state after it)`` for every intact event, keeping ``replay`` up.
+
+    The loop behind ``iter_states`` and ``replay_log``: ``replay`` (made at the initial
+    state) follows the state, the event count, the faults and the debug notes as the log is
+    read; its result is set once the whole log was read intact.
+    """
+    path = reader.path
+    header = replay.header
+    initial = replay.state
+    # Entries read but not yet yielded, in log order; the events among them are also
+    # what ``recorded`` hands the decisions.
+    ahead: deque[tuple[LogEntry, Any]] = deque()
+    failed: list[Exception] = []
+    source = _read_ahead(game, reader, ahead, failed)
+    evolve = folder(game)
+
+    def note(entry: LogEntry) -> None:
+        if entry.fault is not None:
+            replay.faults.append(entry.fault)
+        elif entry.debug is not None:
+            replay.debug.append(entry.debug)
+
+    def decided(states: Sequence[Any]) -> Iterator[tuple[int, Any, Any]]:
+        """Yield the next events read, with the states a decision's turn left after them."""
+        for state in states:
+            entry, event = ahead.popleft()
+            while entry.event is None:
+                note(entry)
                 entry, event = ahead.popleft()
-                while entry.event is None:
-                    note(entry)
-                    entry, event = ahead.popleft()
-                replay.state, replay.events = state, entry.seq + 1
-                yield entry.seq, event, state, replay
+            replay.state, replay.events = state, entry.seq + 1
+            yield entry.seq, event, state
 
-        def as_recorded(state: Any, count: int | None) -> Iterator[tuple[int, Any, Any, Replay]]:
-            """Fold the next ``count`` events (all the rest with None) as they are recorded."""
-            while count is None or count > 0:
+    def as_recorded(state: Any, count: int | None) -> Iterator[tuple[int, Any, Any]]:
+        """Fold the next ``count`` events (all the rest with None) as they are recorded."""
+        while count is None or count > 0:
+            if not ahead:
+                next(source, None)
                 if not ahead:
-                    next(source, None)
-                    if not ahead:
-                        return
-                entry, event = ahead.popleft()
-                if entry.event is None:
-                    note(entry)
-                    continue
-                try:
-                    state = evolve(state, event)
-                except Exception as exc:  # an edited log may hold an event no match produces
-                    raise UnfoldableEvent(
-                        reader.path, entry, f"{type(exc).__name__}: {exc}"
-                    ) from None
-                replay.state, replay.events = state, entry.seq + 1
-                yield entry.seq, event, state, replay
-                if count is not None:
-                    count -= 1
-
-        # A fork's copied prefix was decided with its parent's seed: taken as it is.
-        start = header.fork.at + 1 if header.fork is not None else 0
-        yield from as_recorded(initial, start)
-        recorded = Recorded(source, start)
-        deciding = Deciding(game, replay.state, header.seed, recorded, start)
-        decisions = iter(deciding)
-        unexplained: LogError | None = None
-        while True:
+                    return
+            entry, event = ahead.popleft()
+            if entry.event is None:
+                note(entry)
+                continue
             try:
-                found = next(decisions, None)
-            except Exception as exc:  # an edited log may reach states no decision handles
-                unexplained = _undecidable(path, exc)
-                break
-            if found is None:
-                if recorded.reaches(deciding.at + 1):
-                    line = next(entry.line for entry, _ in ahead if entry.event is not None)
-                    unexplained = _unexplained(path, line, deciding.at)
-                break
-            yield from decided(found[1].states)
-        yield from as_recorded(deciding.state, None)
-        if failed:
-            raise failed[0]
-        replay.result = reader.result
-        if reader.result is not None:
-            error = check_result(
-                game,
-                header,
-                replay.state,
-                reader.result,
-                str(path),
-                reader.result_line,
-                unexplained,
-            )
-            if error is not None:
-                raise error
+                state = evolve(state, event)
+            except Exception as exc:  # an edited log may hold an event no match produces
+                raise UnfoldableEvent(reader.path, entry, f"{type(exc).__name__}: {exc}") from None
+            replay.state, replay.events = state, entry.seq + 1
+            yield entry.seq, event, state
+            if count is not None:
+                count -= 1
+
+    # A fork's copied prefix was decided with its parent's seed: taken as it is.
+    start = header.fork.at + 1 if header.fork is not None else 0
+    yield from as_recorded(initial, start)
+    recorded = Recorded(source, start)
+    deciding = Deciding(game, replay.state, header.seed, recorded, start)
+    decisions = iter(deciding)
+    unexplained: LogError | None = None
+    while True:
+        try:
+            found = next(decisions, None)
+        except Exception as exc:  # an edited log may reach states no decision handles
+            unexplained = _undecidable(path, exc)
+            break
+        if found is None:
+            if recorded.reaches(deciding.at + 1):
+                line = next(entry.line for entry, _ in ahead if entry.event is not None)
+                unexplained = _unexplained(path, line, deciding.at)
+            break
+        yield from decided(found[1].states)
+    yield from as_recorded(deciding.state, None)
+    if failed:
+        raise failed[0]
+    replay.result = reader.result
+    if reader.result is not None:
+        error = check_result(
+            game,
+            header,
+            replay.state,
+            reader.result,
+            str(path),
+            reader.result_line,
+            unexplained,
+        )
+        if error is not None:
+            raise error
 
 
 def _read_ahead(
@@ -362,52 +373,14 @@ def replay_log(
             game, options = open_game(catalogue, reader.header, str(path))
             initial = game.initial_state(options, reader.header.players)
             replay = Replay(reader.header, game, options, initial, 0)
-            # Read (hash chain, sequence, decoding) first, then fold: a complete log's
-            # events are folded by deciding them again (``fold_deciding``), once each.
-            entries: list[tuple[LogEntry, Any]] = []
-            aside: list[LogEntry] = []
-            read_error: LogError | None = None
+            # Streamed: the log is read about one decision ahead of the fold, so a long
+            # log takes no more memory than a short one (``_folding``).
             try:
-                for entry, event in decoded(game, reader, reader.path):
-                    if event is None:
-                        aside.append(entry)
-                    else:
-                        entries.append((entry, event))
+                for seq, _event, state in _folding(game, reader, replay):
+                    if seq == at:
+                        snapshot = (state, at + 1, len(replay.faults), len(replay.debug))
             except LogError as exc:
-                read_error = exc
-            complete = read_error is None and reader.result is not None
-            folded = fold_deciding(game, reader.header, initial, entries, reader.path, at, complete)
-            # An event the game refuses comes before any line the reader refused after it.
-            error = folded.refused or read_error
-            end = error.line if error is not None else reader.lines_read + 1
-            for note in aside:
-                if note.line >= end:
-                    break
-                if note.fault is not None:
-                    replay.faults.append(note.fault)
-                elif note.debug is not None:
-                    replay.debug.append(note.debug)
-            if folded.folded:
-                replay.state = folded.state
-                replay.events = entries[folded.folded - 1][0].seq + 1
-            if folded.at_state is not None and at is not None:
-                line = entries[at][0].line
-                faults = sum(1 for n in aside if n.line < line and n.fault is not None)
-                debug = sum(1 for n in aside if n.line < line and n.debug is not None)
-                snapshot = (folded.at_state, at + 1, faults, debug)
-            if error is not None:
-                raise error
-            replay.result = reader.result
-            if reader.result is not None:
-                replay.error = check_result(
-                    game,
-                    reader.header,
-                    replay.state,
-                    reader.result,
-                    str(path),
-                    reader.result_line,
-                    decided=folded.unexplained,
-                )
+                replay.error = exc
     except LogError as exc:
         if replay is None:
             if exc.line <= 1:
@@ -461,85 +434,6 @@ def check_result(
     if ending != result.result:
         return LogError(path, line, "the result line does not match the final state")
     return None
-
-
-@dataclass
-class Folded:
-    """A log's events folded by ``fold_deciding``."""
-
-    state: Any
-    """The state after the last event folded."""
-    folded: int
-    """How many events were folded: all of them, unless the game refused one."""
-    at_state: Any = None
-    """The state after the event asked for, once folded."""
-    unexplained: LogError | None = None
-    """Why the events do not follow from decisions (None: they do, or were not checked)."""
-    refused: UnfoldableEvent | None = None
-    """The event the game refused to fold, if one was."""
-
-
-def fold_deciding(
-    game: AnyGame,
-    header: Header,
-    initial: Any,
-    entries: Sequence[tuple[LogEntry, Any]],
-    path: str,
-    at: int | None = None,
-    check: bool = True,
-) -> Folded:
-    """Fold a log's decoded events from ``initial``; with ``check``, check their decisions.
-
-    Every event must follow from a decision (``racedeck.core.resume.Deciding``, the loop
-    ``unexplained_event`` and ``iter_states`` run too): the engine's, decided again from
-    the seed, or the seat's action the game names or one of its legal actions. While they
-    do, the state is the one each decision's turn left after producing exactly the
-    recorded events (the state inside a decision's events too, for ``at``), so each
-    event is folded once, by that turn, rather than folded from the log and then
-    again by the check. From the first event no decision explains (and for a fork's
-    copied prefix, and every event when ``check`` is off: a log cut short is not
-    checked) the recorded events are folded as they are, as ``fold_log`` folds them, and
-    the first event the game refuses ends the fold.
-    """
-    evolve = folder(game)
-    events = [event for _entry, event in entries]
-    count = len(events)
-    folded = Folded(initial, 0)
-
-    def as_recorded(state: Any, start: int, end: int = count) -> Folded:
-        folded.state, folded.folded = state, start
-        for index in range(start, end):
-            try:
-                state = evolve(state, events[index])
-            except Exception as exc:  # an edited log may hold an event no match could produce
-                folded.refused = UnfoldableEvent(
-                    path, entries[index][0], f"{type(exc).__name__}: {exc}"
-                )
-                return folded
-            folded.state, folded.folded = state, index + 1
-            if index == at:
-                folded.at_state = state
-        return folded
-
-    if not check:
-        return as_recorded(initial, 0)
-    # A fork's copied prefix was decided with its parent's seed: taken as it is.
-    start = min(header.fork.at + 1, count) if header.fork is not None else 0
-    if as_recorded(initial, 0, start).refused is not None:
-        return folded
-    deciding = Deciding(game, folded.state, header.seed, Recorded(events), start)
-    try:
-        for index, turn in deciding:
-            if at is not None and index <= at < index + len(turn.states):
-                folded.at_state = turn.states[at - index]
-    except Exception as exc:  # an edited log may reach states no decision handles
-        folded.unexplained = _undecidable(path, exc)
-        return as_recorded(deciding.state, deciding.at)
-    if deciding.at < count:
-        folded.unexplained = _unexplained(path, entries[deciding.at][0].line, deciding.at)
-        return as_recorded(deciding.state, deciding.at)
-    folded.state, folded.folded = deciding.state, deciding.at
-    return folded
 
 
 def _as_json(value: Any) -> Any:

@@ -253,7 +253,7 @@ class Deciding:
     An exception from the game (an edited log may reach states no decision handles)
     leaves ``state`` and ``at`` at the last decision that explained its events.
 
-    Checking a log (``unexplained_event``), folding it (``replay.fold_deciding``,
+    Checking a log (``unexplained_event``), folding it (``replay.replay_log``,
     ``replay.iter_states``) and finding a fork point inside a decision
     (``split_decision``) are this one loop.
     """
