@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from functools import partial
+from itertools import islice
 
 import pytest
 
@@ -230,3 +231,58 @@ def test_ismcts_beats_the_famous500_heuristic_it_used_to_lose_to() -> None:
     unbiased = search.with_parameters(bias=0)
     worse = measure(game, options, unbiased, heuristic, 2, range(100, 106))
     assert worse.mean < strength.mean, (worse.describe(), strength.describe())
+
+
+def _heuristic_decisions(game_name: str, options, seed: int, least: int):  # type: ignore[no-untyped-def]
+    """Yield (seat, observation, legal, the heuristic's choice) along a heuristic-only match.
+
+    Only decisions with at least ``least`` legal actions (a hand of cards, a row of bids).
+    """
+    game = REGISTRY.game(game_name)
+    heuristic = REGISTRY.bot("heuristic", game_name)
+    bots = []
+    for seat in range(2):
+        bot = heuristic.factory()
+        bot.bind_game(game)
+        bot.start_match(game.name, seat, 2, options)
+        bots.append(bot)
+    state = game.initial_state(options, 2)
+    events = 0
+    while not (step := game.next_step(state)).over:
+        if step.engine:
+            turn = resolve(game, state, ENGINE, None, engine_stream(seed, events))
+        else:
+            seat = step.seats[0]
+            legal = game.legal_actions(state, seat)
+            observation = game.observe(state, seat)
+            action = bots[seat].act(observation, legal, random.Random(0))
+            if len(legal) >= least:
+                yield seat, observation, legal, action
+            turn = resolve(game, state, seat, action, NO_CHANCE)
+        state = turn.state
+        events += len(turn.events)
+
+
+def test_detroit_cleveland_search_leaves_the_heuristics_choice_only_on_evidence() -> None:
+    """With thin evidence over ~20 cards or bids, the search keeps the heuristic's choice.
+
+    Without the progressive bias, 20 simulations over 20 choices try each about once and
+    play one at random: that is how Detroit-Cleveland's search lost to the heuristic.
+    """
+    game = REGISTRY.game("detroit-cleveland")
+    options = game.parse_options({"races": 1})
+    search = REGISTRY.bot("ismcts-fast", "detroit-cleveland").with_parameters(simulations=20)
+    decisions = list(islice(_heuristic_decisions("detroit-cleveland", options, 1, 10), 10))
+    assert len(decisions) == 10
+
+    def agreeing(spec: BotSpec) -> int:
+        same = 0
+        for i, (seat, observation, legal, favourite) in enumerate(decisions):
+            bot = spec.factory()
+            bot.bind_game(game)
+            bot.start_match(game.name, seat, 2, options)
+            same += bot.act(observation, legal, random.Random(i)) == favourite
+        return same
+
+    assert agreeing(search) >= 8, "the game's own bias (GAME_BIAS) holds the search"
+    assert agreeing(search.with_parameters(bias=0)) <= 5, "unbiased, it strays"
