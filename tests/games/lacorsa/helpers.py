@@ -10,8 +10,9 @@ from racedeck.core.rng import engine_stream
 from racedeck.core.step import apply
 from racedeck.games.lacorsa import data
 from racedeck.games.lacorsa.actions import Discard, Extend, LacorsaAction, Play
+from racedeck.games.lacorsa.finish import settle
 from racedeck.games.lacorsa.options import LacorsaOptions
-from racedeck.games.lacorsa.rules import Lacorsa, settle
+from racedeck.games.lacorsa.rules import Lacorsa
 from racedeck.games.lacorsa.state import LacorsaState
 
 GAME = Lacorsa()

@@ -20,8 +20,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from msgspec.structs import replace
+
 from racedeck.core.model import Result
+from racedeck.core.step import Turn
+from racedeck.games.lacorsa.data import POINTS
+from racedeck.games.lacorsa.events import LacorsaEvent, RaceScored
 from racedeck.games.lacorsa.state import LacorsaState
+
+
+def score(turn: Turn[LacorsaState, LacorsaEvent]) -> None:
+    """Score the race just over by position: 9-6-4-3-2-1 from the leader back."""
+    state = turn.state
+    places = tuple(reversed(state.order))
+    points = [0] * len(state.owner)
+    for place, car in enumerate(places):
+        points[car] = POINTS[place]
+    turn.emit(RaceScored(race=state.race, places=places, points=tuple(points)))
+
+
+def scored(state: LacorsaState, event: RaceScored) -> LacorsaState:
+    """Fold a race's points; the championship goes on to the next deal, or is over."""
+    race = state.race + 1
+    return replace(
+        state,
+        race=race,
+        phase="over" if race >= state.options.races else "deal",
+        results=(*state.results, event.places),
+        points=tuple(p + q for p, q in zip(state.points, event.points, strict=True)),
+    )
 
 
 def teams(players: int) -> tuple[tuple[int, ...], ...]:
