@@ -3,10 +3,17 @@ and replay events a second."""
 
 from __future__ import annotations
 
-from benchmarks import lacorsa_reference
+from benchmarks import lacorsa_reference, replay_floor
 from benchmarks.harness import Benchmark, GameRuns, Ratio
 
 _runs = GameRuns("lacorsa", {"races": 1}, players=6, matches=200)
+_REPLAYED = {"races": 100}
+
+
+def _floor() -> int:
+    """Fold the replay benchmark's log the plainest way (``replay_floor``); count events."""
+    (log,) = _runs.replay_logs(_REPLAYED)
+    return replay_floor.fold_log(_runs.game, log, _runs.game.parse_options(_REPLAYED), 6)[0]
 
 
 def benchmarks() -> list[Benchmark | Ratio]:
@@ -28,9 +35,14 @@ def benchmarks() -> list[Benchmark | Ratio]:
             lambda: _runs.decisions(write_logs=True),
         ),
         Benchmark(
-            "lacorsa: replay (hash check + fold)",
+            "lacorsa: replay (hash check, fold, every decision checked)",
             "events",
-            lambda: _runs.replay({"races": 100}),
+            lambda: _runs.replay(_REPLAYED),
             600_000,
+        ),
+        Ratio(
+            "lacorsa: replay / hash-and-fold floor (no decision checked)",
+            Benchmark("replay", "events", lambda: _runs.replay(_REPLAYED)),
+            Benchmark("floor", "events", _floor),
         ),
     ]

@@ -193,10 +193,12 @@ class GameRuns:
                 run_match(self.game, self.options, seats, seed)
         return counter.decisions
 
-    def replay(self, options: dict[str, Any], logs: int = 1) -> int:
-        """Replay (hash check and fold) ``logs`` matches played with ``options``; count events."""
+    def replay_logs(self, options: dict[str, Any], logs: int = 1) -> tuple[bytes, ...]:
+        """Return the logs ``replay`` replays: ``logs`` matches played with ``options``.
+
+        They are played on first use and kept, so that a timed run only reads them.
+        """
         from racedeck.core.log import LogWriter
-        from racedeck.core.replay import replay_log
         from racedeck.core.runner import run_match
 
         if not self._replay_logs:
@@ -206,8 +208,14 @@ class GameRuns:
                 seats = [self.random] * self.players
                 run_match(self.game, chosen, seats, seed + 1, writer=LogWriter(buffer))
                 self._replay_logs.append(buffer.getvalue())
+        return tuple(self._replay_logs)
+
+    def replay(self, options: dict[str, Any], logs: int = 1) -> int:
+        """Replay (hash check and fold) ``logs`` matches played with ``options``; count events."""
+        from racedeck.core.replay import replay_log
+
         events = 0
-        for log in self._replay_logs:
+        for log in self.replay_logs(options, logs):
             replay = replay_log(self.registry, "bench.jsonl", stream=io.BytesIO(log))
             assert replay.complete
             events += replay.events
