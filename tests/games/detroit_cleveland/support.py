@@ -137,9 +137,7 @@ def sell(state: DetroitClevelandState, buyer: int, amount: int = 10_000) -> Detr
     return state
 
 
-def auction_to_race(
-    players: int, buyers: tuple[int, ...], **raw: Any
-) -> DetroitClevelandState:
+def auction_to_race(players: int, buyers: tuple[int, ...], **raw: Any) -> DetroitClevelandState:
     """Return the race about to start once ``buyers`` bought the six cars in turn."""
     state = deal(options(**raw), players)
     for buyer in buyers:
@@ -181,9 +179,7 @@ def play_card(
     return state, made
 
 
-def random_states(
-    raw: dict[str, Any], players: int, seed: int
-) -> Iterator[DetroitClevelandState]:
+def random_states(raw: dict[str, Any], players: int, seed: int) -> Iterator[DetroitClevelandState]:
     """Yield the state before every decision of a match between random seats."""
     opts = options(**raw)
     state = GAME.initial_state(opts, players)

@@ -24,8 +24,7 @@ def result(state: DetroitClevelandState) -> Result:
     """Rank seats by money: the richest player wins."""
     scores = state.money
     summary = [
-        describe_race(race, places, state.owners[race])
-        for race, places in enumerate(state.results)
+        describe_race(race, places, state.owners[race]) for race, places in enumerate(state.results)
     ]
     summary.append("money: " + ", ".join(f"seat {s} ${m:,}" for s, m in enumerate(scores)))
     return Result(

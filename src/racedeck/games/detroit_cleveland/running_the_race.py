@@ -134,9 +134,7 @@ def why_illegal(state: State, seat: int, action: DetroitClevelandAction) -> str:
     hand = state.hands[seat]
     if action.card not in hand:
         return f"card #{action.card} is not in seat {seat}'s hand"
-    twin = next(
-        (c for c in hand if c != action.card and CONTENT[c] == CONTENT[action.card]), None
-    )
+    twin = next((c for c in hand if c != action.card and CONTENT[c] == CONTENT[action.card]), None)
     if twin is not None and PLAYS[twin] in legal_plays(state, seat):
         return (
             f"card #{action.card} is identical to card #{twin}, and identical cards are "
