@@ -280,3 +280,31 @@ def test_the_action_a_game_names_for_an_event_is_the_one_that_began_with_it(name
             events += len(turn.events)
     if name == "lacorsa":
         assert named > 0, "LACORSA names the action of each of its seat events"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_estimate_ranks_every_seat_and_leaves_the_state_as_it_was(name: str) -> None:
+    # ``Game.estimate`` judges a search's cut playouts: where a game gives one, it ranks
+    # every seat at every point of a match, draws nothing, and is a pure function.
+    game = REGISTRY.game(name)
+    options = game.parse_options(dict(game.conformance_options[0]))
+    for players in sorted({game.min_players, game.max_players}):
+        state = game.initial_state(options, players)
+        rng = random.Random(players)
+        events = 0
+        while not (step := game.next_step(state)).over:
+            before = msgspec.json.encode(state)
+            estimate = game.estimate(state)
+            if estimate is not None:
+                assert len(estimate.ranks) == len(estimate.scores) == players
+                assert min(estimate.ranks) == 1 and max(estimate.ranks) <= players
+                assert estimate == game.estimate(state)
+            assert msgspec.json.encode(state) == before
+            if step.engine:
+                turn = resolve(game, state, ENGINE, None, engine_stream(players, events))
+            else:
+                seat = step.seats[0]
+                legal = game.legal_actions(state, seat)
+                turn = resolve(game, state, seat, legal[rng.randrange(len(legal))], NO_CHANCE)
+            state = turn.state
+            events += len(turn.events)

@@ -39,7 +39,7 @@ from racedeck.bots.selection import (
 )
 from racedeck.core.bot import Bot, BotFactory, BotFault
 from racedeck.core.errors import RacedeckError
-from racedeck.core.game import AnyGame
+from racedeck.core.game import AnyGame, Game
 from racedeck.core.model import ENGINE, Action, Observation, Options, Result
 from racedeck.core.rng import Rng
 from racedeck.core.step import NO_CHANCE, Turn, choose
@@ -86,6 +86,7 @@ class Budget:
     sealed: SealedRule = "regret"
     mix: float = 0.1
     bias: float | None = None
+    horizon: int | None = None
 
     __parameter_docs__: ClassVar[dict[str, str]] = {
         "simulations": "playouts a decision (none: no limit)",
@@ -99,6 +100,8 @@ class Budget:
         "mix": "share of uniform play mixed into the sealed-node strategy (regret, exp3)",
         "bias": "progressive bias: the heuristic's choice gets bias / (visits + 1) more in UCB1 "
         "(none: the game's own, GAME_BIAS)",
+        "horizon": "playout steps before the game's estimate judges the position (none: play "
+        "to the end; a game with no estimate always plays to the end)",
     }
 
     def __post_init__(self) -> None:
@@ -114,6 +117,8 @@ class Budget:
             raise ValueError(
                 f"unknown sealed-node rule {self.sealed!r}; use {', '.join(SEALED_RULES)}"
             )
+        if self.horizon is not None and self.horizon <= 0:
+            raise ValueError(f"horizon must be positive, got {self.horizon}")
         if self.bias is not None and not self.bias >= 0:
             raise ValueError(f"bias must be 0 or more, got {self.bias}")
         if not self.exploration >= 0:
@@ -186,6 +191,7 @@ class Ismcts(Bot):
         self._options: Options | None = None
         self._policy: list[Bot] | None = None
         self._bias = 0.0
+        self._horizon: int | None = None
 
     def bind_game(self, game: AnyGame) -> None:
         """Keep the rules to simulate with, and find how to sample the game's hidden parts."""
@@ -200,6 +206,9 @@ class Ismcts(Bot):
         self._options = options
         bias = self.budget.bias
         self._bias = bias if bias is not None else GAME_BIAS.get(game, 0.0)
+        # A game that gives no estimate is played to the end whatever the horizon.
+        estimates = type(self._game).estimate is not Game.estimate
+        self._horizon = self.budget.horizon if estimates else None
         if self.budget.rollout == "heuristic":
             self._policy = _heuristics(self._game, players, options)
 
@@ -250,6 +259,7 @@ class Ismcts(Bot):
         node: _Node | None = root
         path: list[tuple[int, Row, Update]] = []
         steps = 0
+        verdict: Result | None = None
         # Down the tree until a node is added (or the match ends), then a playout.
         while node is not None:
             step = next_step(state)
@@ -297,9 +307,11 @@ class Ismcts(Bot):
                 steps += 1
             state = turn.state
         else:
-            state, played = self._playout(game, state, rng)
+            state, played, verdict = self._playout(game, state, rng, self._horizon)
             steps += played
-        reward = rewards(game.result(state), self.budget.rank_weight)
+        # A playout cut at the horizon is judged by the game's estimate; else the result.
+        final = game.result(state) if verdict is None else verdict
+        reward = rewards(final, self.budget.rank_weight)
         for seat, stats, update in path:
             stats[0] += 1
             stats[1] += reward[seat]
@@ -307,8 +319,15 @@ class Ismcts(Bot):
                 learn(sealed, stats, update, reward[seat])
         return steps
 
-    def _playout(self, game: AnyGame, state: Any, rng: random.Random) -> tuple[Any, int]:
-        """Play from ``state`` to the end of the match; return the final state and the steps.
+    def _playout(
+        self, game: AnyGame, state: Any, rng: random.Random, horizon: int | None
+    ) -> tuple[Any, int, Result | None]:
+        """Play from ``state`` to the end of the match; return the state, steps and a verdict.
+
+        With a ``horizon`` the playout stops at the first seat decision after that many
+        steps and returns the game's ``estimate`` of the position as the verdict (``None``:
+        the match ended, and its result is the verdict; or the game gave no estimate there,
+        and the playout went on).
 
         Uniformly, or as the seats' heuristic bots would with chance ``epsilon`` of a
         uniform choice instead (and a uniform one where a heuristic fails or answers
@@ -320,6 +339,7 @@ class Ismcts(Bot):
         policy, epsilon = self._policy, self.budget.epsilon
         draw, randrange = rng.random, rng.randrange
         steps = 0
+        limit = horizon if horizon is not None else -1
         while True:
             step = next_step(state)
             if step.engine:
@@ -330,7 +350,12 @@ class Ismcts(Bot):
                 continue
             seats = step.seats
             if not seats:
-                return state, steps
+                return state, steps, None
+            if steps >= limit >= 0:
+                verdict = game.estimate(state)
+                if verdict is not None:
+                    return state, steps, verdict
+                limit = -1  # no estimate here: play on to the end
             # Every seat of a sealed step chooses from the same state, before any is resolved.
             joint: list[Action] = []
             for seat in seats:

@@ -114,6 +114,17 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
     def result(self, state: StateT) -> Result:
         """Return the result of a finished match."""
 
+    def estimate(self, state: StateT) -> Result | None:
+        """Return a quick judgement of an unfinished match, in the shape of its result.
+
+        For searches that stop a playout early (ISMCTS's ``horizon``): the ranks and scores
+        the match would end with if it ended as it stands, by the game's own measure of
+        who is ahead. It sees the whole state (a search judges its own sampled worlds) and
+        must not draw. ``None`` (the default): the game gives none, and playouts run to
+        the end.
+        """
+        return None
+
     @abc.abstractmethod
     def render(self, state: StateT, viewer: int | None = None) -> str:
         """Return the state as readable text; with a ``viewer`` seat, hide what it cannot see."""

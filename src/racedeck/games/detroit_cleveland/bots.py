@@ -24,7 +24,7 @@ from racedeck.games.detroit_cleveland.data import (
     MOVES,
     PRIZES,
     RACE_DECK,
-    WHITE,
+    colour_movement,
 )
 from racedeck.games.detroit_cleveland.movement import (
     Positions,
@@ -62,8 +62,6 @@ BID_MARGIN = 0.75
 """The share of a car's estimated worth the bot will pay at most."""
 STRENGTH_DOLLARS = 6_000
 """Estimated prize money per space of movement held above the average for a colour."""
-WHITE_SHARE = 0.5
-"""How much of a white count the bot credits to a colour it could be used for."""
 SCORES_KEPT = 20_000
 """How many scores of positions the bot keeps per owners and finishing order."""
 
@@ -215,24 +213,6 @@ def occupancy(bits: Sequence[int], positions: Positions) -> int:
     for space in positions:
         taken |= bits[space]
     return taken
-
-
-def colour_movement(hand: Sequence[int], ten_to_buyer: bool) -> list[float]:
-    """Return the movement the hand holds for each car, white counted at a share."""
-    totals = [10.0 if ten_to_buyer else 0.0] * 6
-    for card in hand:
-        moves = MOVES.get(card)
-        if moves is None:
-            continue
-        printed = {colour for colour, _ in moves}
-        for colour, count in moves:
-            if colour == WHITE:
-                for car in range(6):
-                    if car not in printed:
-                        totals[car] += count * WHITE_SHARE
-            else:
-                totals[colour] += count
-    return totals
 
 
 @functools.lru_cache(maxsize=4096)

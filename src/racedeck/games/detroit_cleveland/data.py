@@ -7,6 +7,7 @@ an opaque id; ``MOVES[number]`` lists its (car, count) pairs top to bottom.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import resources
 from types import MappingProxyType
 from typing import Literal
@@ -176,3 +177,29 @@ def card_label(number: int) -> str:
     if moves is None:
         return f"#{number}"
     return f"#{number} " + " ".join(f"{CODES[car]}{count}" for car, count in moves)
+
+
+WHITE_SHARE = 0.5
+"""How much of a white count is credited to each colour it could be used for."""
+
+
+def colour_movement(hand: Sequence[int], ten_to_buyer: bool) -> list[float]:
+    """Return the movement the hand holds for each car, white counted at a share.
+
+    ``ten_to_buyer`` adds the 10 a car's buyer is dealt (the ten counts rule); the
+    heuristic bids on it, and the game's estimate of a position reads it.
+    """
+    totals = [10.0 if ten_to_buyer else 0.0] * 6
+    for card in hand:
+        moves = MOVES.get(card)
+        if moves is None:
+            continue
+        printed = {colour for colour, _ in moves}
+        for colour, count in moves:
+            if colour == WHITE:
+                for car in range(6):
+                    if car not in printed:
+                        totals[car] += count * WHITE_SHARE
+            else:
+                totals[colour] += count
+    return totals

@@ -271,6 +271,10 @@ class DetroitCleveland(
         """Rank seats by money: the richest player wins (Winning the Game)."""
         return championship.result(state)
 
+    def estimate(self, state: State) -> Result:
+        """Rank seats by their money with the race's prizes paid as the cars stand now."""
+        return championship.estimate(state, track_of(state.options))
+
 
 def emit_consequences(turn: Turn[State, Event]) -> None:
     """Emit, one by one, what follows without a decision from the state the turn reached.

@@ -1,0 +1,133 @@
+"""A playout horizon: searches that judge a position by the game's estimate, not its end."""
+
+from __future__ import annotations
+
+import random
+from itertools import islice
+
+import pytest
+from msgspec.structs import replace
+
+from racedeck.bots.ismcts import Budget, Ismcts
+from racedeck.core.bot import BotParameterError
+from racedeck.core.model import ENGINE
+from racedeck.core.rng import engine_stream
+from racedeck.core.step import NO_CHANCE, resolve
+from racedeck.games.detroit_cleveland.options import track_of
+from tests.bots.helpers import REGISTRY
+
+DC = REGISTRY.game("detroit-cleveland")
+ONE_RACE = DC.parse_options({"races": 1})
+
+
+def _decisions(game_name: str, players: int, seed: int):  # type: ignore[no-untyped-def]
+    """Yield (state, seat, legal) at every seat decision of a random match."""
+    game = REGISTRY.game(game_name)
+    options = game.parse_options(dict(game.conformance_options[0]))
+    state = game.initial_state(options, players)
+    rng = random.Random(seed)
+    events = 0
+    while not (step := game.next_step(state)).over:
+        if step.engine:
+            turn = resolve(game, state, ENGINE, None, engine_stream(seed, events))
+        else:
+            seat = step.seats[0]
+            legal = game.legal_actions(state, seat)
+            yield state, seat, legal
+            turn = resolve(game, state, seat, legal[rng.randrange(len(legal))], NO_CHANCE)
+        state = turn.state
+        events += len(turn.events)
+
+
+def _search(game_name: str, budget: Budget, state, seat, legal, players):  # type: ignore[no-untyped-def]
+    game = REGISTRY.game(game_name)
+    bot = Ismcts(budget)
+    bot.bind_game(game)
+    bot.start_match(game_name, seat, players, state.options)
+    choice = bot.act(game.observe(state, seat), legal, random.Random(seat))
+    return bot, choice
+
+
+def test_a_horizon_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="horizon must be positive"):
+        Budget(horizon=0)
+    spec = REGISTRY.bot("ismcts", "detroit-cleveland")
+    assert spec.with_parameters(horizon="20").factory().budget.horizon == 20  # type: ignore[attr-defined]
+    with pytest.raises(BotParameterError):
+        spec.with_parameters(horizon="-3")
+
+
+def test_playouts_stop_at_the_horizon_where_the_game_estimates() -> None:
+    """Detroit-Cleveland gives an estimate: a playout is cut a few steps past the horizon."""
+    state, seat, legal = next(
+        (s, seat, legal)
+        for s, seat, legal in _decisions("detroit-cleveland", 3, 4)
+        if s.phase == "race" and len(legal) > 1
+    )
+    full, _ = _search(
+        "detroit-cleveland", Budget(simulations=10, rollout="random"), state, seat, legal, 3
+    )
+    cut, _ = _search(
+        "detroit-cleveland",
+        Budget(simulations=10, rollout="random", horizon=5),
+        state,
+        seat,
+        legal,
+        3,
+    )
+    # Past the tree (a few steps), a cut playout runs to its horizon and a seat's step more.
+    assert cut.last_steps <= 10 * (5 + 12) < full.last_steps
+
+
+def test_a_game_without_an_estimate_plays_every_playout_to_the_end() -> None:
+    """LACORSA gives none: the horizon changes nothing, step for step and choice for choice."""
+    game = REGISTRY.game("lacorsa")
+    assert game.estimate(game.initial_state(game.parse_options({}), 2)) is None
+    for state, seat, legal in islice(
+        ((s, seat, legal) for s, seat, legal in _decisions("lacorsa", 2, 1) if len(legal) > 1), 3
+    ):
+        plain, first = _search("lacorsa", Budget(simulations=12), state, seat, legal, 2)
+        cut, second = _search("lacorsa", Budget(simulations=12, horizon=3), state, seat, legal, 2)
+        assert (first, plain.last_steps) == (second, cut.last_steps)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_estimate_ranks_every_seat_and_ends_as_the_result(players: int) -> None:
+    """At every step the estimate ranks all seats; once the match is over it is the result."""
+    state = DC.initial_state(ONE_RACE, players)
+    rng = random.Random(players)
+    events = 0
+    while not (step := DC.next_step(state)).over:
+        estimate = DC.estimate(state)
+        assert estimate is not None
+        assert len(estimate.ranks) == len(estimate.scores) == players
+        assert min(estimate.ranks) == 1
+        # Prizes are only ever added: no seat is judged poorer than its money.
+        assert all(e >= m for e, m in zip(estimate.scores, state.money, strict=True))
+        if step.engine:
+            turn = resolve(DC, state, ENGINE, None, engine_stream(players, events))
+        else:
+            seat = step.seats[0]
+            legal = DC.legal_actions(state, seat)
+            turn = resolve(DC, state, seat, legal[rng.randrange(len(legal))], NO_CHANCE)
+        state = turn.state
+        events += len(turn.events)
+    result, estimate = DC.result(state), DC.estimate(state)
+    assert estimate is not None
+    assert (estimate.ranks, estimate.scores) == (result.ranks, result.scores)
+
+
+def test_the_estimate_pays_the_car_in_front_the_winners_prize() -> None:
+    """ "Prize money by finishing position": the car furthest round takes the Winner's Circle."""
+    state = next(s for s, _, _ in _decisions("detroit-cleveland", 2, 3) if s.phase == "race")
+    track = track_of(state.options)
+    furthest = max(range(len(track.distances)), key=lambda space: track.distances[space])
+    car = next(c for c, seat in enumerate(state.owner) if seat >= 0)
+    positions = list(state.positions)
+    positions[car] = furthest
+    # With no movement left in any hand, distance alone decides.
+    ahead = replace(state, positions=tuple(positions), hands=tuple(() for _ in state.hands))
+    estimate = DC.estimate(ahead)
+    assert estimate is not None
+    seat = state.owner[car]
+    assert estimate.scores[seat] - state.money[seat] >= 200_000
