@@ -56,14 +56,17 @@ def _decision_points(name: str) -> list[tuple[Any, ...]]:
     return points
 
 
-def _searcher(name: str, rollout: str, simulations: int, decisions: int) -> Any:
+def _searcher(
+    name: str, rollout: str, simulations: int, decisions: int, horizon: int | None = None
+) -> Any:
     game = _registry.game(name)
     points = _decision_points(name)[:decisions]
 
     def run() -> int:
         total = 0
         for observation, legal, seat, players, options in points:
-            bot = Ismcts(Budget(simulations=simulations, rollout=rollout))
+            budget = Budget(simulations=simulations, rollout=rollout, horizon=horizon)
+            bot = Ismcts(budget)
             bot.bind_game(game)
             bot.start_match(name, seat, players, options)
             bot.act(observation, legal, random.Random(seat))
@@ -84,4 +87,11 @@ def benchmarks() -> list[Benchmark]:
         )
         for name in games
         for rollout, sims, count in (("random", SIMULATIONS, DECISIONS), ("heuristic", 50, 4))
+    ] + [
+        Benchmark(
+            f"ismcts: detroit-cleveland, heuristic playouts, horizon {horizon}",
+            "sims",
+            _searcher("detroit-cleveland", "heuristic", 50, 4, horizon),
+        )
+        for horizon in (20, 40)
     ]
