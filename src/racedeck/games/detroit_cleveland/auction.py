@@ -80,7 +80,7 @@ def must_sell(state: State) -> bool:
     return _must_sell(state, _car_counts(state))
 
 
-def active_bidders(state: State) -> list[int]:
+def active_bidders(state: State) -> tuple[int, ...]:
     """Return the seats still in the auction of the car on offer, in seat order.
 
     A seat is out once it has passed ("A player who has passed instead of bidding on a
@@ -89,23 +89,45 @@ def active_bidders(state: State) -> list[int]:
     he cannot bid on any other cars."), and, when every remaining car must go to a player
     without one, once it owns a car.
     """
-    counts = _car_counts(state)
-    limit = car_limit(state.players, state.options)
-    forced = _must_sell(state, counts)
-    passed = state.passed
-    return [
+    left = len(state.bid_deck) + (1 if state.offer >= 0 else 0)
+    return _active_with(state, state.passed, left)
+
+
+def _active_with(state: State, passed: tuple[bool, ...], left: int) -> tuple[int, ...]:
+    """Return ``active_bidders`` of ``state`` with these passes and ``left`` cars to sell."""
+    options = state.options
+    limit = car_limit(state.players, options)
+    return _active(state.owner, passed, state.players, limit, not options.no_car_required, left)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _active(
+    owner: tuple[int, ...],
+    passed: tuple[bool, ...],
+    players: int,
+    limit: int,
+    required: bool,
+    left: int,
+) -> tuple[int, ...]:
+    """Return the active bidders: a pure function of what decides it, asked every bid."""
+    counts = [0] * players
+    for seat in owner:
+        if seat >= 0:
+            counts[seat] += 1
+    carless = counts.count(0)
+    # Optional rule: "Players do not have to own a car." (``required`` is False then.)
+    forced = required and carless > 0 and left <= carless
+    return tuple(
         seat
         for seat, owned in enumerate(counts)
         if not passed[seat] and owned < limit and not (forced and owned)
-    ]
+    )
 
 
-def _next_active(state: State, start: int, inclusive: bool) -> int:
-    """Return the first active bidder clockwise from ``start`` (or after it), or -1."""
-    active = active_bidders(state)
-    n = state.players
-    for k in range(0 if inclusive else 1, n):
-        seat = (start + k) % n
+def _next_active(active: tuple[int, ...], players: int, start: int, inclusive: bool) -> int:
+    """Return the first of ``active`` clockwise from ``start`` (or after it), or -1."""
+    for k in range(0 if inclusive else 1, players):
+        seat = (start + k) % players
         if seat in active:
             return seat
     return -1
@@ -142,7 +164,7 @@ def consequence(state: State) -> AuctionEvent | None:
     active = active_bidders(state)
     position = len(state.start_order) + 1
     if state.high_bidder >= 0:
-        if active == [state.high_bidder]:
+        if active == (state.high_bidder,):
             seat = state.high_bidder
             return CarBought(seat=seat, car=car, price=state.high_bid, position=position)
         return None
@@ -164,38 +186,44 @@ def car_offered(state: State, event: CarOffered) -> State:
     The dealer starts while nobody has bought a car this race; afterwards the player to
     the left of the last buyer.
     """
-    state = replace(
+    passed = (False,) * state.players
+    last = state.last_buyer
+    starter = state.dealer if last < 0 else (last + 1) % state.players
+    # The car leaves the deck and is on offer: as many cars are left to sell as before.
+    active = _active_with(state, passed, len(state.bid_deck))
+    return replace(
         state,
         offer=event.car,
         bid_deck=state.bid_deck[1:],
         high_bid=0,
         high_bidder=-1,
-        passed=(False,) * state.players,
+        passed=passed,
+        bidder=_next_active(active, state.players, starter, True),
     )
-    last = state.last_buyer
-    starter = state.dealer if last < 0 else (last + 1) % state.players
-    return replace(state, bidder=_next_active(state, starter, True))
 
 
 def bid_made(state: State, event: BidMade) -> State:
     """Fold ``BidMade``: the bid stands, and the next active bidder clockwise is to bid."""
-    state = replace(
+    return replace(
         state,
         high_bid=event.amount,
         high_bidder=event.seat,
         auction=(*state.auction, AuctionEntry(event.car, event.seat, event.amount)),
+        bidder=_next_active(active_bidders(state), state.players, event.seat, False),
     )
-    return replace(state, bidder=_next_active(state, event.seat, False))
 
 
 def bid_passed(state: State, event: BidPassed) -> State:
     """Fold ``BidPassed``: the seat is out of this car's auction; the next one bids."""
-    state = replace(
+    seat = event.seat
+    passed = (*state.passed[:seat], True, *state.passed[seat + 1 :])
+    left = len(state.bid_deck) + (1 if state.offer >= 0 else 0)
+    return replace(
         state,
-        passed=(*state.passed[: event.seat], True, *state.passed[event.seat + 1 :]),
-        auction=(*state.auction, AuctionEntry(event.car, event.seat, 0)),
+        passed=passed,
+        auction=(*state.auction, AuctionEntry(event.car, seat, 0)),
+        bidder=_next_active(_active_with(state, passed, left), state.players, seat, False),
     )
-    return replace(state, bidder=_next_active(state, event.seat, False))
 
 
 def car_bought(state: State, event: CarBought) -> State:
