@@ -10,11 +10,9 @@ from msgspec.structs import replace
 
 from racedeck.bots.ismcts import Budget, Ismcts
 from racedeck.core.bot import BotParameterError
-from racedeck.core.model import ENGINE
-from racedeck.core.rng import engine_stream
-from racedeck.core.step import NO_CHANCE, resolve
 from racedeck.games.detroit_cleveland.options import track_of
 from tests.bots.helpers import REGISTRY
+from tests.playing import final_state, random_turns
 
 DC = REGISTRY.game("detroit-cleveland")
 ONE_RACE = DC.parse_options({"races": 1})
@@ -24,19 +22,11 @@ def _decisions(game_name: str, players: int, seed: int):  # type: ignore[no-unty
     """Yield (state, seat, legal) at every seat decision of a random match."""
     game = REGISTRY.game(game_name)
     options = game.parse_options(dict(game.conformance_options[0]))
-    state = game.initial_state(options, players)
-    rng = random.Random(seed)
-    events = 0
-    while not (step := game.next_step(state)).over:
-        if step.engine:
-            turn = resolve(game, state, ENGINE, None, engine_stream(seed, events))
-        else:
+    for state, _ in random_turns(game, options, players, seed):
+        step = game.next_step(state)
+        if not step.engine:
             seat = step.seats[0]
-            legal = game.legal_actions(state, seat)
-            yield state, seat, legal
-            turn = resolve(game, state, seat, legal[rng.randrange(len(legal))], NO_CHANCE)
-        state = turn.state
-        events += len(turn.events)
+            yield state, seat, game.legal_actions(state, seat)
 
 
 def _search(game_name: str, budget: Budget, state, seat, legal, players):  # type: ignore[no-untyped-def]
@@ -94,25 +84,15 @@ def test_a_game_without_an_estimate_plays_every_playout_to_the_end() -> None:
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_the_estimate_ranks_every_seat_and_ends_as_the_result(players: int) -> None:
     """At every step the estimate ranks all seats; once the match is over it is the result."""
-    state = DC.initial_state(ONE_RACE, players)
-    rng = random.Random(players)
-    events = 0
-    while not (step := DC.next_step(state)).over:
+    for state, _ in random_turns(DC, ONE_RACE, players, players):
         estimate = DC.estimate(state)
         assert estimate is not None
         assert len(estimate.ranks) == len(estimate.scores) == players
         assert min(estimate.ranks) == 1
         # Prizes are only ever added: no seat is judged poorer than its money.
         assert all(e >= m for e, m in zip(estimate.scores, state.money, strict=True))
-        if step.engine:
-            turn = resolve(DC, state, ENGINE, None, engine_stream(players, events))
-        else:
-            seat = step.seats[0]
-            legal = DC.legal_actions(state, seat)
-            turn = resolve(DC, state, seat, legal[rng.randrange(len(legal))], NO_CHANCE)
-        state = turn.state
-        events += len(turn.events)
-    result, estimate = DC.result(state), DC.estimate(state)
+    over = final_state(DC, ONE_RACE, players, players)
+    result, estimate = DC.result(over), DC.estimate(over)
     assert estimate is not None
     assert (estimate.ranks, estimate.scores) == (result.ranks, result.scores)
 

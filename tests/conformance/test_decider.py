@@ -30,6 +30,7 @@ from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Event, Observation
 from racedeck.core.rng import Rng, engine_stream
 from racedeck.core.runner import run_match
 from racedeck.core.step import NO_CHANCE, choose, resolve
+from tests.playing import random_turns
 
 from .cases import GAMES, REGISTRY
 
@@ -289,10 +290,7 @@ def test_an_estimate_ranks_every_seat_and_leaves_the_state_as_it_was(name: str) 
     game = REGISTRY.game(name)
     options = game.parse_options(dict(game.conformance_options[0]))
     for players in sorted({game.min_players, game.max_players}):
-        state = game.initial_state(options, players)
-        rng = random.Random(players)
-        events = 0
-        while not (step := game.next_step(state)).over:
+        for state, _ in random_turns(game, options, players, players):
             before = msgspec.json.encode(state)
             estimate = game.estimate(state)
             if estimate is not None:
@@ -300,11 +298,3 @@ def test_an_estimate_ranks_every_seat_and_leaves_the_state_as_it_was(name: str) 
                 assert min(estimate.ranks) == 1 and max(estimate.ranks) <= players
                 assert estimate == game.estimate(state)
             assert msgspec.json.encode(state) == before
-            if step.engine:
-                turn = resolve(game, state, ENGINE, None, engine_stream(players, events))
-            else:
-                seat = step.seats[0]
-                legal = game.legal_actions(state, seat)
-                turn = resolve(game, state, seat, legal[rng.randrange(len(legal))], NO_CHANCE)
-            state = turn.state
-            events += len(turn.events)

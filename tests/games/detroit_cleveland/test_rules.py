@@ -26,6 +26,7 @@ from racedeck.games.detroit_cleveland.events import (
 from racedeck.games.detroit_cleveland.rules import _FOLDS, DetroitCleveland, fold_by_match
 from racedeck.plugins import load_registry
 from tests.games.detroit_cleveland.support import GAME, SPREAD, deal, options, race_state
+from tests.playing import fold_kinds_alike
 
 OPTS = options()
 
@@ -120,23 +121,5 @@ def test_the_fold_table_lists_every_event_kind() -> None:
 @pytest.mark.parametrize("players", [2, 6])
 def test_the_table_and_the_match_fold_every_event_alike(players: int) -> None:
     """Over a whole match with its auction, each event folds alike by the table and the match."""
-    rng = random.Random(players)
-    state = GAME.initial_state(options(races=1), players)
-    kinds = set()
-    events = 0
-    while not (step := GAME.next_step(state)).over:
-        if step.engine:
-            turn = resolve(GAME, state, ENGINE, None, engine_stream(players, events))
-        else:
-            seat = step.seats[0]
-            turn = resolve(
-                GAME, state, seat, rng.choice(GAME.legal_actions(state, seat)), NO_CHANCE
-            )
-        for event in turn.events:
-            kinds.add(type(event))
-            folded = GAME.evolve(state, event)
-            assert folded == fold_by_match(state, event)
-            state = folded
-        assert state == turn.state
-        events += len(turn.events)
+    kinds = fold_kinds_alike(GAME, options(races=1), players, players, fold_by_match)
     assert {CarMoved, CardPlayed, BidMade, BidPassed, CarBought, RaceEnded} <= kinds

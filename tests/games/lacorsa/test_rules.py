@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import random
 import typing
 
 import msgspec
 import pytest
 
 from racedeck.core.errors import UnknownEventError
-from racedeck.core.model import ENGINE
-from racedeck.core.rng import engine_stream
-from racedeck.core.step import NO_CHANCE, resolve
 from racedeck.games.lacorsa.events import Extended, LacorsaEvent
 from racedeck.games.lacorsa.options import LacorsaOptions
 from racedeck.games.lacorsa.rules import _FOLDS, fold_by_match
+from tests.playing import fold_kinds_alike
 
 from .helpers import GAME, race
 
@@ -27,25 +24,7 @@ def test_the_fold_table_lists_every_event_kind() -> None:
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_the_table_and_the_match_fold_every_event_alike(players: int) -> None:
     """Over whole championships, each event folds to the same state by the table and the match."""
-    rng = random.Random(players)
-    state = GAME.initial_state(LacorsaOptions(races=2), players)
-    kinds = set()
-    events = 0
-    while not (step := GAME.next_step(state)).over:
-        if step.engine:
-            turn = resolve(GAME, state, ENGINE, None, engine_stream(players, events))
-        else:
-            seat = step.seats[0]
-            turn = resolve(
-                GAME, state, seat, rng.choice(GAME.legal_actions(state, seat)), NO_CHANCE
-            )
-        for event in turn.events:
-            kinds.add(type(event))
-            folded = GAME.evolve(state, event)
-            assert folded == fold_by_match(state, event)
-            state = folded
-        assert state == turn.state
-        events += len(turn.events)
+    kinds = fold_kinds_alike(GAME, LacorsaOptions(races=2), players, players, fold_by_match)
     assert len(kinds) >= 8  # every kind but, in some deals, the qualifying die
 
 
