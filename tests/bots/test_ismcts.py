@@ -18,6 +18,7 @@ from racedeck.core.model import ENGINE, Result
 from racedeck.core.rng import engine_stream
 from racedeck.core.step import NO_CHANCE, resolve
 from tests.bots.helpers import HEURISTIC, LACORSA, ONE_RACE, RANDOM, REGISTRY, play
+from tests.playing import random_turns
 
 
 def ismcts(budget: Budget) -> BotSpec:
@@ -41,22 +42,13 @@ def _states(game_name: str, seed: int, stride: int = 1):  # type: ignore[no-unty
                 game.check_players(options, players)
             except OptionError:
                 continue
-            state = game.initial_state(options, players)
-            rng = random.Random(seed)
-            events = 0
-            while not (step := game.next_step(state)).over:
+            for state, _ in random_turns(game, options, players, seed):
+                step = game.next_step(state)
                 if step.engine:
-                    turn = resolve(game, state, ENGINE, None, engine_stream(seed, events))
-                else:
-                    seat = step.seats[0]
-                    legal = game.legal_actions(state, seat)
-                    if decision % stride == 0:
-                        yield state, seat, options
-                    decision += 1
-                    action = legal[rng.randrange(len(legal))]
-                    turn = resolve(game, state, seat, action, NO_CHANCE)
-                state = turn.state
-                events += len(turn.events)
+                    continue
+                if decision % stride == 0:
+                    yield state, step.seats[0], options
+                decision += 1
 
 
 @pytest.mark.parametrize("game_name", SAMPLED_GAMES)
