@@ -43,8 +43,9 @@ def test_a_horizon_must_be_positive() -> None:
         Budget(horizon=0)
     spec = REGISTRY.bot("ismcts", "detroit-cleveland")
     assert spec.with_parameters(horizon="20").factory().budget.horizon == 20  # type: ignore[attr-defined]
-    with pytest.raises(BotParameterError):
-        spec.with_parameters(horizon="-3")
+    for bad in ("-3", "abc", "<b>9</b>"):
+        with pytest.raises(BotParameterError, match="horizon"):
+            spec.with_parameters(horizon=bad)
 
 
 def test_playouts_stop_at_the_horizon_where_the_game_estimates() -> None:
