@@ -216,13 +216,15 @@ class Ismcts(Bot):
         """Search within the budget and return the legal action tried most often."""
         if len(legal) == 1:
             return legal[0]
-        sampler, options = self._sampler, self._options
-        assert sampler is not None and options is not None
+        game, options = self._game, self._options
+        assert game is not None and options is not None
         search_rng = random.Random(rng.getrandbits(64))
         root = _Node()
         budget = self.budget
         deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
         simulations = steps = 0
+        # One stream of determinizations for the decision: a game may chain them.
+        worlds = game.sample_states(observation, options, self._seat, search_rng)
         while True:
             if budget.simulations is not None and simulations >= budget.simulations:
                 break
@@ -230,10 +232,10 @@ class Ismcts(Bot):
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            state = sampler(observation, options, self._seat, search_rng)
+            state = next(worlds)
             if state is None:
                 raise BotFault(
-                    f"ismcts cannot play {self._game.name if self._game else 'this game'}: "
+                    f"ismcts cannot play {game.name}: "
                     "its sample_state builds no state from an observation"
                 )
             steps += self._simulate(root, state, search_rng)

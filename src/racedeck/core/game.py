@@ -16,7 +16,7 @@ once per decision, and every event is folded exactly once.
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -159,6 +159,20 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
             return None
         redealt = self.hidden_variants(state, seat, rng)
         return state if redealt is None else redealt
+
+    def sample_states(
+        self, observation: ObservationT, options: OptionsT, seat: int, rng: Rng
+    ) -> Iterator[StateT | None]:
+        """Yield states ``seat`` cannot tell from the true one, one per simulation, endlessly.
+
+        A search draws its determinizations for one decision from this stream. By default
+        each is a fresh ``sample_state``; a game whose hidden cards can be inferred from
+        what was played (a bid says something of a hand) may instead walk a chain of
+        deals, each near the last, that agree with that inference. Every state gives back
+        ``observation``; None as in ``sample_state``.
+        """
+        while True:
+            yield self.sample_state(observation, options, seat, rng)
 
     def render_observation(self, observation: ObservationT) -> str:
         """Return what one seat sees as readable text; games may override for a better picture."""

@@ -223,15 +223,21 @@ def worths(hand: tuple[int, ...], players: int, ten_to_buyer: bool) -> tuple[int
     holds for it above the average, cut when the colour is not among its three strongest,
     times ``BID_MARGIN``. A hand bids on several cars in a row: worked out once per hand.
     """
-    totals = colour_movement(hand, ten_to_buyer)
+    return worths_of(colour_movement(hand, ten_to_buyer), players, ten_to_buyer)
+
+
+MEAN_PRIZE = sum(PRIZES) / len(PRIZES)
+"""The prize a car wins on average."""
+
+
+def worths_of(totals: Sequence[float], players: int, ten_to_buyer: bool) -> tuple[int, ...]:
+    """Return ``worths`` of a hand from the movement it holds per car (``colour_movement``)."""
     average = COLOUR_MOVEMENT / players + (10 if ten_to_buyer else 0)
-    mean_prize = sum(PRIZES) / len(PRIZES)
-    best = sorted(totals, reverse=True)
+    third = sorted(totals, reverse=True)[min(2, len(totals) - 1)]
     prices = []
     for car in range(6):
-        strength = totals[car] - average
-        estimate = mean_prize + STRENGTH_DOLLARS * strength
-        if totals[car] < best[min(2, len(best) - 1)]:
+        estimate = MEAN_PRIZE + STRENGTH_DOLLARS * (totals[car] - average)
+        if totals[car] < third:
             estimate *= 0.6
         prices.append(int(max(0.0, min(estimate, PRIZES[0])) * BID_MARGIN))
     return tuple(prices)
