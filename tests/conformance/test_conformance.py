@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 import msgspec
@@ -161,6 +162,12 @@ def test_observations_hide_what_a_seat_cannot_see(
                 assert game.observe(sampled, viewer) == seen, (
                     f"a state sampled from seat {viewer}'s observation does not give it back"
                 )
+            # A search's stream of determinizations (a game may chain them) too.
+            for world in islice(game.sample_states(seen, options, viewer, rng), 3):
+                if world is not None:
+                    assert game.observe(world, viewer) == seen, (
+                        f"a state of seat {viewer}'s sample stream does not give it back"
+                    )
     has_hidden = any(
         game.hidden_variants(state, 0, random.Random(1)) is not None
         for state, _s, _l in _walk(game, options, players, 6)

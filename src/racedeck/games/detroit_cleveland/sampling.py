@@ -19,7 +19,7 @@ from racedeck.games.detroit_cleveland.bots import worths_of
 from racedeck.games.detroit_cleveland.data import BID_STEP, TEN_COUNT, colour_movement
 from racedeck.games.detroit_cleveland.state import DetroitClevelandState
 
-BURN_IN = 120
+BURN_IN = 300
 """Card swaps ``read_the_bids`` makes before its first deal."""
 THIN = 8
 """Card swaps it makes between one deal and the next."""
@@ -172,10 +172,14 @@ class BidReading(NamedTuple):
     bids: tuple[tuple[int, int, int], ...]
     passes: tuple[tuple[int, int, int], ...]
 
-    def misfits(self, totals: tuple[float, ...], players: int, ten_to_buyer: bool) -> int:
-        """Return how many of the bids and passes a hand holding ``totals`` would not make.
+    def misfit(self, totals: tuple[float, ...], players: int, ten_to_buyer: bool) -> int:
+        """Return by how many dollars a hand holding ``totals`` misses these bids and passes.
 
-        ``totals`` is the movement of the hand as dealt (``colour_movement`` of it).
+        ``totals`` is the movement of the hand as dealt (``colour_movement`` of it). A bid
+        the hand's worth falls short of misses by the shortfall, a pass at a price the
+        worth reaches by the excess and one dollar; 0 when the hand explains them all.
+        Dollars rather than a count, so that a search for a fitting deal can tell a near
+        miss from a far one.
         """
         worth: dict[int, tuple[int, ...]] = {}
         count = 0
@@ -185,7 +189,11 @@ class BidReading(NamedTuple):
                 if seen is None:
                     held = _plus(totals, self.extra[k])
                     seen = worth[k] = worths_of(held, players, ten_to_buyer)
-                count += (price > seen[car]) if bid else (price <= seen[car])
+                most = seen[car]
+                if bid:
+                    count += max(0, price - most)
+                else:
+                    count += max(0, most - price + 1)
         return count
 
 
@@ -272,7 +280,7 @@ def read_the_bids(
         for card in free[other]:
             held = _plus(held, card_movement(card))
         totals[other] = held
-        misfits[other] = readings[other].misfits(held, players, ten_to_buyer)
+        misfits[other] = readings[other].misfit(held, players, ten_to_buyer)
 
     def swap() -> None:
         a, b = rng.sample(seats, 2)
@@ -283,8 +291,8 @@ def read_the_bids(
         mx, my = card_movement(x), card_movement(y)
         ta = _plus(totals[a], _minus(my, mx))
         tb = _plus(totals[b], _minus(mx, my))
-        fa = readings[a].misfits(ta, players, ten_to_buyer)
-        fb = readings[b].misfits(tb, players, ten_to_buyer)
+        fa = readings[a].misfit(ta, players, ten_to_buyer)
+        fb = readings[b].misfit(tb, players, ten_to_buyer)
         if fa + fb > misfits[a] + misfits[b]:
             return
         free[a][i], free[b][j] = y, x
