@@ -308,6 +308,42 @@ def test_a_bot_that_kills_its_worker_costs_its_match_only(
             assert m["status"] == "ok"
 
 
+def test_a_pool_that_breaks_while_a_batch_is_submitted_loses_no_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker's death can close the pool's wake-up pipe while the next batch goes in.
+
+    CPython 3.11 then raises ``OSError: handle is closed`` from ``submit`` and from
+    ``shutdown`` rather than ``BrokenProcessPool``; it once ended a tournament with an
+    internal error. Both are forced here, once each: every match is still played, and
+    the standings are those of a run the pool never failed.
+    """
+    from concurrent.futures import ProcessPoolExecutor
+
+    calm = _run_standings(tmp_path, capsys, "calm", ["--workers", "2"])
+    submit, shutdown = ProcessPoolExecutor.submit, ProcessPoolExecutor.shutdown
+    forced = {"submit": 0, "shutdown": 0}
+
+    def closing_submit(self: ProcessPoolExecutor, *args: object, **kwargs: object) -> object:
+        forced["submit"] += 1
+        if forced["submit"] == 2:
+            raise OSError("handle is closed")
+        return submit(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    def closing_shutdown(self: ProcessPoolExecutor, wait: bool = True, **kwargs: bool) -> None:
+        forced["shutdown"] += 1
+        if forced["shutdown"] == 1:
+            shutdown(self, wait=False, **kwargs)
+            raise OSError("handle is closed")
+        shutdown(self, wait=wait, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", closing_submit)
+    monkeypatch.setattr(ProcessPoolExecutor, "shutdown", closing_shutdown)
+    stormy = _run_standings(tmp_path, capsys, "stormy", ["--workers", "2"])
+    assert forced["submit"] > 2 and forced["shutdown"] > 1, "the pool was broken and restarted"
+    assert stormy == calm
+
+
 @pytest.mark.parametrize(("compression", "suffix"), [("gzip", ".jsonl.gz"), ("none", ".jsonl")])
 def test_kept_logs_come_home_the_same_bytes_with_any_workers_and_replay_verified(
     compression: str, suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

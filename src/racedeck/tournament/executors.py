@@ -47,6 +47,34 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+def submitted(pool: ProcessPoolExecutor, fn: Any, *args: Any) -> Future[Any]:
+    """Submit ``fn(*args)`` to ``pool``; a pool that broke meanwhile gives a broken future.
+
+    When a worker dies, the pool's manager thread closes the pipe it is woken through; a
+    submission racing with that fails with ``OSError: handle is closed`` instead of
+    ``BrokenProcessPool`` (CPython before 3.12). Both mean the same here: the pool is
+    broken, and the batch is played again like every other batch the pool lost.
+    """
+    try:
+        return pool.submit(fn, *args)
+    except (BrokenProcessPool, OSError) as error:
+        broken: Future[Any] = Future()
+        broken.set_exception(BrokenProcessPool(f"the worker pool broke: {error}"))
+        return broken
+
+
+def shut(pool: ProcessPoolExecutor, wait: bool) -> None:
+    """Shut ``pool`` down; a broken pool whose wake-up pipe is already closed is shut too."""
+    try:
+        pool.shutdown(wait=wait, cancel_futures=True)
+    except OSError:  # the same race as in ``submitted``: nothing is left to wake
+        # The pool is marked shut before the wake-up; only the join is left to do. Its
+        # manager thread is private, as the processes ``stop`` reads are.
+        manager = getattr(pool, "_executor_manager_thread", None)
+        if wait and manager is not None:
+            manager.join()
+
+
 class Executor(abc.ABC):
     """Runs batches of a tournament's matches on some workers."""
 
@@ -122,7 +150,7 @@ class LocalExecutor(Executor):
         return pool, stream
 
     def _restart(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        shut(self._pool, wait=False)
         # A worker ended by the broken pool may have left half a message: start afresh.
         self._stream.close()
         self._pool, self._stream = self._start()
@@ -146,7 +174,7 @@ class LocalExecutor(Executor):
                     batch = next(source, [])
                     if not batch:
                         break
-                    pending[self._pool.submit(stream_batch, spec, batch)] = batch
+                    pending[submitted(self._pool, stream_batch, spec, batch)] = batch
                 if not pending:
                     return
                 self._stream.wait(wait)
@@ -187,7 +215,10 @@ class LocalExecutor(Executor):
         ``isolate``); only if the worker still dies is the match the engine's error.
         """
         try:
-            return self._pool.submit(run_batch, spec, [index], True).result()
+            played: list[PlayedMatch] = submitted(
+                self._pool, run_batch, spec, [index], True
+            ).result()
+            return played
         except BrokenProcessPool:
             self._restart()
             return [PlayedMatch(died_record(spec, index))]
@@ -200,7 +231,7 @@ class LocalExecutor(Executor):
         # The processes are the pool's; ending them is the only way not to wait for the
         # matches they are in the middle of (``terminate_workers`` only came in 3.14).
         workers = list((getattr(self._pool, "_processes", None) or {}).values())
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        shut(self._pool, wait=False)
         for process in workers:
             process.terminate()
         for process in workers:
@@ -208,7 +239,7 @@ class LocalExecutor(Executor):
         # With its workers gone the pool's manager thread ends at once; joining it lets
         # the command exit normally, so that the pool's semaphores are released rather
         # than reported as leaked by multiprocessing's resource tracker.
-        self._pool.shutdown(wait=True)
+        shut(self._pool, wait=True)
         self._stopped = True
         self._stream.close()
         return played
@@ -223,14 +254,14 @@ class LocalExecutor(Executor):
             return
         # The pool keeps its processes in a private mapping; it is read to reap them all.
         workers = list((getattr(self._pool, "_processes", None) or {}).values())
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        shut(self._pool, wait=False)
         deadline = time.monotonic() + WORKER_EXIT_GRACE
         for process in workers:
             process.join(max(0.0, deadline - time.monotonic()))
             if process.is_alive():
                 process.kill()
                 process.join(5)
-        self._pool.shutdown(wait=True)  # its manager thread, once every worker is gone
+        shut(self._pool, wait=True)  # its manager thread, once every worker is gone
         self._stopped = True
         self._stream.close()
 
