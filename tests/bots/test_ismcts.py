@@ -278,3 +278,23 @@ def test_detroit_cleveland_search_leaves_the_heuristics_choice_only_on_evidence(
 
     assert agreeing(search) >= 8, "the game's own bias (GAME_BIAS) holds the search"
     assert agreeing(search.with_parameters(bias=0)) <= 5, "unbiased, it strays"
+
+
+def test_a_decisions_samples_rebuild_the_state_from_the_observation_once() -> None:
+    """The default stream redeals one rebuilt state: the same deals as ``sample_state``."""
+    state, seat, options = next(s for s in _states("lacorsa", 2) if s[0].hands)
+    seen = LACORSA.observe(state, seat)
+    rebuilt = []
+    builder = LACORSA.state_from_observation
+
+    class Counting(type(LACORSA)):  # type: ignore[misc]
+        def state_from_observation(self, observation, options):  # type: ignore[no-untyped-def]
+            rebuilt.append(1)
+            return builder(observation, options)
+
+    game = Counting()
+    stream = list(islice(game.sample_states(seen, options, seat, random.Random(4)), 6))
+    assert len(rebuilt) == 1
+    rng = random.Random(4)
+    assert stream == [LACORSA.sample_state(seen, options, seat, rng) for _ in range(6)]
+    assert len({s.hands for s in stream}) > 1

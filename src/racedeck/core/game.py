@@ -169,10 +169,17 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
         each is a fresh ``sample_state``; a game whose hidden cards can be inferred from
         what was played (a bid says something of a hand) may instead walk a chain of
         deals, each near the last, that agree with that inference. Every state gives back
-        ``observation``; None as in ``sample_state``.
+        ``observation``; None as in ``sample_state``. A game that keeps the default
+        ``sample_state`` has its state rebuilt from the observation once, not per sample.
         """
+        if type(self).sample_state is not Game.sample_state:
+            while True:
+                yield self.sample_state(observation, options, seat, rng)
+        # The default sample_state: the state rebuilt once a decision, only redealt after.
+        state = self.state_from_observation(observation, options)
         while True:
-            yield self.sample_state(observation, options, seat, rng)
+            redealt = None if state is None else self.hidden_variants(state, seat, rng)
+            yield state if redealt is None else redealt
 
     def render_observation(self, observation: ObservationT) -> str:
         """Return what one seat sees as readable text; games may override for a better picture."""

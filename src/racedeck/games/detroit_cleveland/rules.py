@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from racedeck.core.errors import unknown_event
 from racedeck.core.game import Game, OptionRange
@@ -252,20 +252,6 @@ class DetroitCleveland(
         """Redeal the cards ``seat`` cannot see among the other hands, sizes kept."""
         return sampling.hidden_variants(state, seat, rng)
 
-    def sample_state(
-        self,
-        observation: DetroitClevelandObservation,
-        options: DetroitClevelandOptions,
-        seat: int,
-        rng: Rng,
-    ) -> State:
-        """Return a deal ``seat`` cannot tell from the truth; in the auction, read from the bids.
-
-        The first of ``sample_states``: out of the auction every unseen card dealt at
-        random, during it a deal that explains the other seats' bids.
-        """
-        return next(self.sample_states(observation, options, seat, rng))
-
     def sample_states(
         self,
         observation: DetroitClevelandObservation,
@@ -282,7 +268,8 @@ class DetroitCleveland(
         state = self.state_from_observation(observation, options)
         if state.phase == "auction" and state.auction:
             return sampling.read_the_bids(state, seat, rng)
-        return _uniform_deals(state, seat, rng)
+        # Every deal is a state: Detroit-Cleveland always rebuilds one from an observation.
+        return cast("Iterator[State]", super().sample_states(observation, options, seat, rng))
 
     def state_from_observation(
         self, observation: DetroitClevelandObservation, options: DetroitClevelandOptions
@@ -412,10 +399,3 @@ _SEAT_EVENTS: MappingProxyType[type, Callable[[State, int, Any], Event]] = Mappi
     {Move: _moved, Play: _played, Bid: _bid, Pass: _passed, Decline: _declined}
 )
 """The first event of each kind of seat action, by the action's exact type."""
-
-
-def _uniform_deals(state: State, seat: int, rng: Rng) -> Iterator[State]:
-    """Yield ``state`` with the cards ``seat`` cannot see dealt anew each time (if any)."""
-    while True:
-        dealt = sampling.hidden_variants(state, seat, rng)
-        yield state if dealt is None else dealt

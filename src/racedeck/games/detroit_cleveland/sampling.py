@@ -298,6 +298,7 @@ def read_the_bids(
         free[a][i], free[b][j] = y, x
         totals[a], totals[b], misfits[a], misfits[b] = ta, tb, fa, fb
 
+    kept = {other: fixed[other] & set(first.hands[other]) for other in hidden}
     swaps = BURN_IN
     while True:
         if len(seats) >= 2:
@@ -305,6 +306,6 @@ def read_the_bids(
                 swap()
         hands = list(first.hands)
         for other in hidden:
-            hands[other] = tuple(sorted((*fixed[other] & set(first.hands[other]), *free[other])))
+            hands[other] = tuple(sorted((*kept[other], *free[other])))
         yield replace(state, hands=tuple(hands), bid_deck=_shuffled_deck(state, rng))
         swaps = THIN
