@@ -8,13 +8,15 @@ with uniformly random playouts and with playouts guided by the game's heuristic.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from benchmarks.harness import Benchmark
 from racedeck.bots.ismcts import Budget, Ismcts
 from racedeck.bots.sampling import sampler_for
-from racedeck.core.model import ENGINE
-from racedeck.core.rng import engine_stream
+from racedeck.core.bot import Bot
+from racedeck.core.model import ENGINE, Action, Observation
+from racedeck.core.rng import Rng, engine_stream
 from racedeck.core.step import NO_CHANCE, resolve
 from racedeck.plugins import load_registry
 
@@ -56,9 +58,28 @@ def _decision_points(name: str) -> list[tuple[Any, ...]]:
     return points
 
 
+class _FirstLegal(Bot):
+    """A playout policy that costs nothing: the first legal action, always."""
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        """Return the first legal action."""
+        return legal[0]
+
+
 def _searcher(
-    name: str, rollout: str, simulations: int, decisions: int, horizon: int | None = None
+    name: str,
+    rollout: str,
+    simulations: int,
+    decisions: int,
+    horizon: int | None = None,
+    free_policy: bool = False,
 ) -> Any:
+    """Return a run of ``simulations`` from each of the first ``decisions`` decision points.
+
+    With ``free_policy`` the playouts' heuristic is replaced by ``_FirstLegal`` (set on
+    the search's own policy, which no public parameter reaches): what is left is the
+    game's steps, the ceiling of any playout policy's rate.
+    """
     game = _registry.game(name)
     points = _decision_points(name)[:decisions]
 
@@ -69,6 +90,8 @@ def _searcher(
             bot = Ismcts(budget)
             bot.bind_game(game)
             bot.start_match(name, seat, players, options)
+            if free_policy:
+                bot._policy = [_FirstLegal() for _ in range(players)]
             bot.act(observation, legal, random.Random(seat))
             total += bot.last_simulations
         return total
@@ -94,4 +117,10 @@ def benchmarks() -> list[Benchmark]:
             _searcher("detroit-cleveland", "heuristic", 50, 4, horizon),
         )
         for horizon in (20, 40)
+    ] + [
+        Benchmark(
+            "ismcts: detroit-cleveland, first-legal playouts (the ceiling of full playouts)",
+            "sims",
+            _searcher("detroit-cleveland", "heuristic", 50, 4, free_policy=True),
+        )
     ]

@@ -112,3 +112,37 @@ def test_the_estimate_pays_the_car_in_front_the_winners_prize() -> None:
     assert estimate is not None
     seat = state.owner[car]
     assert estimate.scores[seat] - state.money[seat] >= 200_000
+
+
+# How far ahead the estimate sees (``racedeck.bots.estimates``) -------------------------------
+
+
+def test_detroit_cleveland_estimate_sees_the_end_near_it_and_little_far_from_it() -> None:
+    """Near the end the leaders the estimate names win; a race away, hardly more than chance."""
+    from racedeck.bots.estimates import BUCKET, foresight
+
+    rows = foresight(REGISTRY, "detroit-cleveland", ONE_RACE, 2, range(1, 13))
+    assert rows[0].ahead == 0 and all(row.ahead % BUCKET == 0 for row in rows)
+    assert sum(row.decisions for row in rows) > 12 * 100  # every seat decision is judged
+    assert rows[0].share >= 0.85
+    far = [row for row in rows if 100 <= row.ahead < 160]
+    assert far and all(row.share <= 0.75 for row in far)
+    assert rows[0].share > max(row.share for row in far)
+
+
+def test_the_estimate_check_refuses_a_game_with_no_estimate(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A game that gives no estimate, bad options and tables out of range: one line, exit 2."""
+    from racedeck.bots.estimates import main
+
+    assert main(["lacorsa", "--matches", "1", "-o", "races=1"]) == 2
+    assert capsys.readouterr().err == "estimates: lacorsa gives no estimate of an unfinished match\n"
+    assert main(["detroit-cleveland", "--players", "9"]) == 2
+    assert "takes 2 to 6 players" in capsys.readouterr().err
+    assert main(["detroit-cleveland", "-o", "races"]) == 2
+    assert capsys.readouterr().err == "estimates: an option is KEY=VALUE\n"
+    assert main(["detroit-cleveland", "-o", "races=<b>x</b>"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("estimates: ") and err.count("\n") == 1
+    assert main(["no-such-game"]) == 2
