@@ -119,6 +119,11 @@ def benchmarks() -> list[Benchmark]:
         for horizon in (20, 40)
     ] + [
         Benchmark(
+            "ismcts: detroit-cleveland, light playouts (rollout=light)",
+            "sims",
+            _searcher("detroit-cleveland", "light", 50, 4),
+        ),
+        Benchmark(
             "ismcts: detroit-cleveland, first-legal playouts (the ceiling of full playouts)",
             "sims",
             _searcher("detroit-cleveland", "heuristic", 50, 4, free_policy=True),

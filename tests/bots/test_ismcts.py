@@ -298,3 +298,35 @@ def test_a_decisions_samples_rebuild_the_state_from_the_observation_once() -> No
     rng = random.Random(4)
     assert stream == [LACORSA.sample_state(seen, options, seat, rng) for _ in range(6)]
     assert len({s.hands for s in stream}) > 1
+
+
+def test_light_playouts_use_the_games_light_bot_and_the_heuristic_as_adviser() -> None:
+    """``rollout=light``: Detroit-Cleveland's playouts ask its ``light`` bot, while the
+    heuristic still picks each node's favourite for the bias; where a game registers no
+    light bot (LACORSA) the search is the heuristic-playout search, step for step."""
+    from racedeck.games.detroit_cleveland.bots import DetroitClevelandHeuristic
+    from racedeck.games.detroit_cleveland.playout import DetroitClevelandLight
+
+    game = REGISTRY.game("detroit-cleveland")
+    options = game.parse_options({"races": 1})
+    seat, observation, legal, _ = next(_heuristic_decisions("detroit-cleveland", options, 3, 1))
+    bot = Ismcts(Budget(simulations=5, rollout="light"))
+    bot.bind_game(game)
+    bot.start_match(game.name, seat, 2, options)
+    assert bot._policy is not None and bot._advisers is not None
+    assert [type(b) for b in bot._policy] == [DetroitClevelandLight] * 2
+    assert [type(b) for b in bot._advisers] == [DetroitClevelandHeuristic] * 2
+    asked: list[int] = []
+    for b in bot._policy:
+        b.act = partial(_counting, b.act, asked)  # type: ignore[method-assign]
+    bot.act(observation, legal, random.Random(0))
+    assert len(asked) > 5 * 20, "the light bot played the playouts' decisions"
+
+    light = [ismcts(Budget(simulations=20, rollout="light")), HEURISTIC]
+    guided = [ismcts(Budget(simulations=20, rollout="heuristic")), HEURISTIC]
+    assert play(light, seed=5)[1] == play(guided, seed=5)[1]
+
+
+def _counting(act, asked, *args):  # type: ignore[no-untyped-def]
+    asked.append(1)
+    return act(*args)

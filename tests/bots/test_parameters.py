@@ -26,7 +26,7 @@ def test_ismcts_parameters_carry_each_variants_defaults_types_and_choices() -> N
     fast = {p.name: p for p in REGISTRY.bot("ismcts-fast", "lacorsa").declared()}
     assert fast["simulations"].default == 50 and fast["simulations"].type is int
     assert fast["simulations"].optional
-    assert fast["rollout"].choices == ("random", "heuristic")
+    assert fast["rollout"].choices == ("random", "heuristic", "light")
     assert fast["sealed"].choices == ("regret", "exp3", "ucb1")
     assert fast["exploration"].type is float and fast["exploration"].doc.startswith("UCB1")
     strong = {p.name: p.default for p in REGISTRY.bot("ismcts-strong", "lacorsa").declared()}

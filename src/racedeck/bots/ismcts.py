@@ -44,10 +44,12 @@ from racedeck.core.model import ENGINE, Action, Observation, Options, Result
 from racedeck.core.rng import Rng
 from racedeck.core.step import NO_CHANCE, Turn, choose
 
-Rollout = Literal["random", "heuristic"]
-"""How playouts choose: uniformly, or mostly as the game's heuristic bot would."""
+Rollout = Literal["random", "heuristic", "light"]
+"""How playouts choose: uniformly, or mostly as the game's heuristic bot would, or as its
+light bot would (a cheaper stand-in the game may register as ``light``; its heuristic where
+it registers none)."""
 
-ROLLOUTS = ("random", "heuristic")
+ROLLOUTS = ("random", "heuristic", "light")
 """Every playout policy."""
 
 GAME_BIAS = {"famous-500": 4.0, "detroit-cleveland": 4.0}
@@ -93,7 +95,8 @@ class Budget:
         "steps": "forward-model steps a decision (none: no limit)",
         "seconds": "wall-clock seconds a decision (none: no limit; not reproducible)",
         "exploration": "UCB1's exploration constant c",
-        "rollout": "playout policy: random, or the game's heuristic",
+        "rollout": "playout policy: random, the game's heuristic, or its light bot (the "
+        "heuristic where the game has none)",
         "epsilon": "in heuristic playouts, the chance of a uniformly random action instead",
         "rank_weight": "share of a playout's reward that is the finishing place (the rest: score)",
         "sealed": "selection at sealed simultaneous nodes: regret matching, Exp3 or decoupled UCB1",
@@ -112,7 +115,9 @@ class Budget:
             if limit is not None and limit <= 0:
                 raise ValueError(f"{name} must be positive, got {limit}")
         if self.rollout not in ROLLOUTS:
-            raise ValueError(f"unknown rollout policy {self.rollout!r}; use random or heuristic")
+            raise ValueError(
+                f"unknown rollout policy {self.rollout!r}; use random, heuristic or light"
+            )
         if self.sealed not in SEALED_RULES:
             raise ValueError(
                 f"unknown sealed-node rule {self.sealed!r}; use {', '.join(SEALED_RULES)}"
@@ -190,6 +195,9 @@ class Ismcts(Bot):
         self._seat = 0
         self._options: Options | None = None
         self._policy: list[Bot] | None = None
+        """Per seat, the bot that plays its playout decisions (None: uniformly random)."""
+        self._advisers: list[Bot] | None = None
+        """Per seat, the heuristic whose choice at a node gets the progressive bias."""
         self._bias = 0.0
         self._horizon: int | None = None
 
@@ -209,8 +217,11 @@ class Ismcts(Bot):
         # A game that gives no estimate is played to the end whatever the horizon.
         estimates = type(self._game).estimate is not Game.estimate
         self._horizon = self.budget.horizon if estimates else None
-        if self.budget.rollout == "heuristic":
-            self._policy = _heuristics(self._game, players, options)
+        rollout = self.budget.rollout
+        if rollout != "random":
+            self._advisers = _started(self._game, "heuristic", players, options)
+            light = _started(self._game, "light", players, options) if rollout == "light" else None
+            self._policy = light or self._advisers
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Search within the budget and return the legal action tried most often."""
@@ -255,7 +266,7 @@ class Ismcts(Bot):
         assert game is not None
         next_step, legal_actions, resolve = game.next_step, game.legal_actions, game.resolve
         exploration = self.budget.exploration
-        policy = self._policy
+        advisers = self._advisers
         sealed, mix, bias = self.budget.sealed, self.budget.mix, self._bias
         own = self._seat
         node: _Node | None = root
@@ -281,9 +292,9 @@ class Ismcts(Bot):
                     table = node.tables[seat] = {}
                 legal = legal_actions(state, seat)
                 prior = None
-                if policy is not None and len(legal) > 1:
+                if advisers is not None and len(legal) > 1:
                     prior = partial(
-                        _node_favourite, node, game, policy[seat], state, seat, legal, rng
+                        _node_favourite, node, game, advisers[seat], state, seat, legal, rng
                     )
                 index = node.index(seat, legal) if len(legal) > WIDEN_ABOVE else None
                 update: Update = None
@@ -388,9 +399,9 @@ class Ismcts(Bot):
             state = turn.state
 
 
-def _heuristics(game: AnyGame, players: int, options: Options) -> list[Bot] | None:
-    """Return a started heuristic bot per seat for playouts, or None if the game has none."""
-    factory = _heuristic_factory(game.name)
+def _started(game: AnyGame, name: str, players: int, options: Options) -> list[Bot] | None:
+    """Return a started bot ``name`` per seat, or None if the game registers none."""
+    factory = _policy_factory(game.name, name)
     if factory is None:
         return None
     bots = []
@@ -403,15 +414,15 @@ def _heuristics(game: AnyGame, players: int, options: Options) -> list[Bot] | No
 
 
 @functools.cache
-def _heuristic_factory(game: str) -> BotFactory | None:
-    """Return the factory of the bot registered as ``heuristic`` for ``game``, if any."""
+def _policy_factory(game: str, name: str) -> BotFactory | None:
+    """Return the factory of the bot registered as ``name`` for ``game``, if any."""
     from racedeck.plugins import load_registry
 
     # Built-in games never depend on which plugins the environment allows.
     builtin = load_registry(entry_points=False)
     registry = builtin if game in builtin.games else load_registry()
     try:
-        factory: BotFactory | None = registry.bot("heuristic", game).factory
+        factory: BotFactory | None = registry.bot(name, game).factory
     except RacedeckError:
         factory = None
     return factory

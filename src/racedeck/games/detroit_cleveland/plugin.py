@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from racedeck.core.bot import BotSpec
 from racedeck.core.game import AnyGame
 from racedeck.games.detroit_cleveland.bots import DetroitClevelandHeuristic
+from racedeck.games.detroit_cleveland.playout import DetroitClevelandLight
 from racedeck.games.detroit_cleveland.rules import DetroitCleveland
 from racedeck.hookspecs import PictureFactory, hookimpl
 
@@ -23,13 +24,23 @@ def racedeck_register_games(register: Callable[[AnyGame], None]) -> None:
 
 @hookimpl
 def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
-    """Register Detroit-Cleveland's heuristic bot."""
+    """Register Detroit-Cleveland's heuristic bot and its light stand-in for playouts."""
     register(
         BotSpec(
             name="heuristic",
             factory=DetroitClevelandHeuristic,
             description=(
                 "bids from its hand's movement per colour; moves to help its cars and block rivals"
+            ),
+            games=("detroit-cleveland",),
+        )
+    )
+    register(
+        BotSpec(
+            name="light",
+            factory=DetroitClevelandLight,
+            description=(
+                "bids as the heuristic; races off the cards' faces (cheap: ISMCTS rollout=light)"
             ),
             games=("detroit-cleveland",),
         )
