@@ -40,8 +40,10 @@ LARGE_TABLE_DEALS = {"heuristic": 6, "ismcts-fast": 2, "ismcts": 1, "ismcts-stro
 """Deals a row plays at the largest table by default (each deal is one match per seat)."""
 
 HOUR_PLAN: dict[tuple[str, int], dict[str, int]] = {
-    ("detroit-cleveland", 2): {"heuristic": 24, "ismcts-fast": 2, "ismcts": 0, "ismcts-strong": 0},
+    ("detroit-cleveland", 2): {"heuristic": 24, "ismcts-fast": 4, "ismcts": 2, "ismcts-strong": 0},
     ("detroit-cleveland", 6): {"heuristic": 6, "ismcts-fast": 0, "ismcts": 0, "ismcts-strong": 0},
+    ("famous-500", 2): {"heuristic": 24, "ismcts-fast": 12, "ismcts": 8, "ismcts-strong": 2},
+    ("wacky-races", 2): {"heuristic": 24, "ismcts-fast": 12, "ismcts": 8, "ismcts-strong": 2},
     ("lacorsa", 6): {"heuristic": 6, "ismcts-fast": 2, "ismcts": 1, "ismcts-strong": 0},
     ("wacky-races", 6): {"heuristic": 6, "ismcts-fast": 1, "ismcts": 0, "ismcts-strong": 0},
 }
