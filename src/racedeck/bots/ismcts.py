@@ -2,9 +2,10 @@
 
 Each simulation samples a determinization (a state the bot cannot tell from the truth,
 see ``racedeck.bots.sampling``), walks the tree of actions from the root, adds one node,
-plays out to the end of the match (uniformly, or mostly as the game's heuristic would)
-and credits every seat's choices with that seat's reward. The tree is keyed by actions
-only (open loop): chance and the hidden cards differ from one simulation to the next.
+plays out to the end of the match (uniformly, or mostly as the game's heuristic or its
+light bot would) and credits every seat's choices with that seat's reward. The tree is
+keyed by actions only (open loop): chance and the hidden cards differ from one simulation
+to the next.
 Choices are picked by UCB1 counted against how often each was *available*, since what is
 legal differs between samples, with a progressive bias toward the heuristic's choice
 where the game needs one (``GAME_BIAS``). A sealed decision of several seats is
