@@ -24,6 +24,15 @@ def test_a_row_is_the_same_with_any_number_of_workers() -> None:
     assert seats == {("heuristic", "random"), ("random", "heuristic")}
 
 
+def test_a_one_deal_row_at_a_big_table_is_shared_out_match_by_match() -> None:
+    """The workers take a deal's matches one by one; the deal is gathered seat by seat."""
+    alone = play_row("lacorsa", 4, "heuristic", 2)
+    with ProcessPoolExecutor(max_workers=3) as pool:
+        spread = play_row("lacorsa", 4, "heuristic", 2, pool=pool)
+    assert alone.scores == spread.scores and alone.matches == spread.matches
+    assert [names.index("heuristic") for names, _ in spread.matches] == [0, 1, 2, 3] * 2
+
+
 def test_the_table_gives_scores_intervals_ratings_deals_and_the_command() -> None:
     rows = [play_row("lacorsa", 2, "heuristic", 4)]
     text = table("lacorsa", 2, rows)
@@ -79,7 +88,9 @@ def test_one_row_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_the_hour_plan_leaves_rows_out_and_the_table_says_so() -> None:
-    assert ladder.deals_for("detroit-cleveland", 2, "ismcts-strong", full=False) == 0
+    assert ladder.deals_for("detroit-cleveland", 6, "ismcts-strong", full=False) == 0
+    assert ladder.deals_for("detroit-cleveland", 6, "ismcts-strong", full=True) == 1
+    assert ladder.deals_for("detroit-cleveland", 2, "ismcts-strong", full=False) == 2
     assert ladder.deals_for("detroit-cleveland", 2, "ismcts-strong", full=True) == 4
     assert ladder.deals_for("lacorsa", 2, "ismcts", full=False) == 8
     text = table("lacorsa", 2, [play_row("lacorsa", 2, "heuristic", 1)], ["ismcts-strong"])

@@ -11,7 +11,8 @@ order, so the ratings are reproducible too.
 ``make strength`` runs the whole ladder and writes the table into ``docs/bots.md``
 between the ladder markers; ``python -m racedeck.bots.ladder GAME --players P --rung R``
 plays one row, as each row's command in the table says. Deals are spread over worker
-processes and gathered in seed order: the figures do not depend on the number of workers.
+processes match by match and gathered in seed and seat order: the figures do not depend
+on the number of workers.
 """
 
 from __future__ import annotations
@@ -40,12 +41,8 @@ LARGE_TABLE_DEALS = {"heuristic": 6, "ismcts-fast": 2, "ismcts": 1, "ismcts-stro
 """Deals a row plays at the largest table by default (each deal is one match per seat)."""
 
 HOUR_PLAN: dict[tuple[str, int], dict[str, int]] = {
-    ("detroit-cleveland", 2): {"heuristic": 24, "ismcts-fast": 4, "ismcts": 2, "ismcts-strong": 0},
-    ("detroit-cleveland", 6): {"heuristic": 6, "ismcts-fast": 0, "ismcts": 0, "ismcts-strong": 0},
-    ("famous-500", 2): {"heuristic": 24, "ismcts-fast": 12, "ismcts": 8, "ismcts-strong": 2},
-    ("wacky-races", 2): {"heuristic": 24, "ismcts-fast": 12, "ismcts": 8, "ismcts-strong": 2},
-    ("lacorsa", 6): {"heuristic": 6, "ismcts-fast": 2, "ismcts": 1, "ismcts-strong": 0},
-    ("wacky-races", 6): {"heuristic": 6, "ismcts-fast": 1, "ismcts": 0, "ismcts-strong": 0},
+    ("detroit-cleveland", 2): {"heuristic": 24, "ismcts-fast": 12, "ismcts": 4, "ismcts-strong": 2},
+    ("detroit-cleveland", 6): {"heuristic": 6, "ismcts-fast": 2, "ismcts": 0, "ismcts-strong": 0},
 }
 """Where the hour cannot hold the default deals, what ``make strength`` plays instead
 (0: the row is left out, and the table says so). ``--full`` plays every row."""
@@ -121,22 +118,34 @@ def play_deal(
     Returns the candidate's mean score and every match's seating and ranks. Built-in
     games and bots only, so the environment's plugins cannot change a figure.
     """
+    played = [
+        play_match(game_name, candidate, baseline, players, seed, seat) for seat in range(players)
+    ]
+    return _deal(played)
+
+
+def play_match(
+    game_name: str, candidate: str, baseline: str, players: int, seed: int, seat: int
+) -> tuple[float, tuple[tuple[str, ...], tuple[int, ...]]]:
+    """Play the match of a deal with the candidate in ``seat``: its score, seating and ranks."""
     from racedeck.plugins import load_registry
 
     registry = load_registry(entry_points=False)
     game = registry.game(game_name)
     options = game.parse_options(quick_options(game_name))
     ours, theirs = registry.bot(candidate, game_name), registry.bot(baseline, game_name)
-    scores = []
-    matches = []
-    for seat in range(players):
-        seats = [theirs] * players
-        seats[seat] = ours
-        outcome = run_match(game, options, seats, seed, fault_policy="substitute")
-        ranks = tuple(outcome.result.ranks)
-        scores.append(seat_score(ranks, seat))
-        matches.append((tuple(s.name for s in seats), ranks))
-    return sum(scores) / len(scores), matches
+    seats = [theirs] * players
+    seats[seat] = ours
+    outcome = run_match(game, options, seats, seed, fault_policy="substitute")
+    ranks = tuple(outcome.result.ranks)
+    return seat_score(ranks, seat), (tuple(s.name for s in seats), ranks)
+
+
+def _deal(
+    played: Sequence[tuple[float, tuple[tuple[str, ...], tuple[int, ...]]]],
+) -> tuple[float, list[tuple[tuple[str, ...], tuple[int, ...]]]]:
+    """Return a deal's mean score and its matches from its matches, seat by seat."""
+    return sum(score for score, _ in played) / len(played), [match for _, match in played]
 
 
 def play_row(
@@ -151,11 +160,16 @@ def play_row(
     baseline = RUNGS[RUNGS.index(candidate) - 1]
     started = time.perf_counter()
     seeds = range(first_seed, first_seed + deals)
-    jobs = [(game, candidate, baseline, players, seed) for seed in seeds]
     if pool is None:
-        played = [play_deal(*job) for job in jobs]
+        played = [play_deal(game, candidate, baseline, players, seed) for seed in seeds]
     else:
-        played = list(pool.map(play_deal, *zip(*jobs, strict=True)))
+        # Match by match, so that a row of one six-seat deal keeps every worker busy; the
+        # matches come back in order and are gathered into their deals, seat by seat.
+        jobs = [
+            (game, candidate, baseline, players, s, seat) for s in seeds for seat in range(players)
+        ]
+        matches = list(pool.map(play_match, *zip(*jobs, strict=True)))
+        played = [_deal(matches[i : i + players]) for i in range(0, len(matches), players)]
     return Row(
         game=game,
         players=players,
