@@ -21,10 +21,16 @@ from tests.games.detroit_cleveland.support import random_states as _random_state
 REGISTRY = load_registry(entry_points=False)
 
 
-def random_states(players: int, seeds: range):  # type: ignore[no-untyped-def]
-    """Yield the state before every decision of one-race random matches, seed by seed."""
+def decisions(players: int, seeds: range, phase: str):  # type: ignore[no-untyped-def]
+    """Yield (state, seat, legal) at every seat decision in ``phase`` of one-race random
+    matches, seed by seed."""
     for seed in seeds:
-        yield from _random_states({"races": 1}, players, seed)
+        for state in _random_states({"races": 1}, players, seed):
+            step = GAME.next_step(state)
+            if step.engine or not step.seats or state.phase != phase:
+                continue
+            seat = step.seats[0]
+            yield state, seat, GAME.legal_actions(state, seat)
 FIVE_YELLOW = 25
 """A card that moves the yellow car five spaces and nothing else."""
 WHITE_CARD = next(card for card, moves in sorted(MOVES.items()) if moves[2][0] == WHITE)
@@ -90,12 +96,7 @@ def test_the_light_bot_plays_legal_actions_and_beats_random() -> None:
 def test_the_light_bot_moves_its_own_car_far_and_a_rivals_short() -> None:
     """A car of its own goes to the farthest destination offered, a rival's to the nearest."""
     checked = {True: 0, False: 0}
-    for state in random_states(players=2, seeds=range(6)):
-        step = GAME.next_step(state)
-        if step.engine or not step.seats or state.phase != "race":
-            continue
-        seat = step.seats[0]
-        legal = GAME.legal_actions(state, seat)
+    for state, seat, legal in decisions(2, range(6), "race"):
         moves = [a for a in legal if isinstance(a, Move)]
         if len(moves) < 2 or len({m.car for m in moves}) != 1:
             continue
@@ -119,12 +120,7 @@ def test_the_light_bot_bids_as_the_heuristic() -> None:
     heuristic = REGISTRY.bot("heuristic", GAME.name).factory()
     light = DetroitClevelandLight()
     asked = 0
-    for state in random_states(players=3, seeds=range(4)):
-        step = GAME.next_step(state)
-        if step.engine or not step.seats or state.phase != "auction":
-            continue
-        seat = step.seats[0]
-        legal = GAME.legal_actions(state, seat)
+    for state, seat, legal in decisions(3, range(4), "auction"):
         for bot in (heuristic, light):
             bot.start_match(GAME.name, seat, 3, state.options)
         observation = GAME.observe(state, seat)
@@ -137,12 +133,7 @@ def test_the_light_bot_bids_as_the_heuristic() -> None:
 def test_a_card_play_is_the_best_valued_card_of_the_hand() -> None:
     """Among the cards offered, the one ``card_value`` rates highest (the first on a tie)."""
     checked = 0
-    for state in random_states(players=2, seeds=range(4)):
-        step = GAME.next_step(state)
-        if step.engine or not step.seats or state.phase != "race":
-            continue
-        seat = step.seats[0]
-        legal = GAME.legal_actions(state, seat)
+    for state, seat, legal in decisions(2, range(4), "race"):
         if not all(isinstance(a, Play) for a in legal) or len(legal) < 2:
             continue
         bot = DetroitClevelandLight()
