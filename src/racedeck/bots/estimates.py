@@ -70,7 +70,8 @@ def foresight(
         buffer.seek(0)
         # The state before each seat decision: the initial one, then each after an event.
         for _, _, state, _ in iter_states(registry, f"<seed {seed}>", buffer):
-            if game.next_step(state).engine or not game.next_step(state).seats:
+            step = game.next_step(state)
+            if step.engine or not step.seats:
                 continue
             verdict = game.estimate(state)
             if verdict is None:

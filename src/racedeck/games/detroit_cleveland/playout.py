@@ -22,7 +22,7 @@ from racedeck.games.detroit_cleveland.data import MOVES, WHITE, WHITE_SHARE
 from racedeck.games.detroit_cleveland.options import track_of
 from racedeck.games.detroit_cleveland.state import DetroitClevelandObservation
 from racedeck.games.detroit_cleveland.switch_cards import IDENTITY, colours_in_force
-from racedeck.games.detroit_cleveland.track import FINISH_ID
+from racedeck.games.detroit_cleveland.track import FINISH_ID, Track
 
 SWITCH_VALUE = -0.5
 """A switch card's worth: played only when every movement card would help rivals more."""
@@ -97,7 +97,7 @@ class DetroitClevelandLight(DetroitClevelandHeuristic):
         track = self.track
         assert track is not None
         distances, index = track.distances, track.index
-        line = max(distances) + 1.0
+        line = _beyond_the_line(track)
         best, top = legal[0], float("-inf")
         for action in legal:
             assert isinstance(action, Move)
@@ -107,3 +107,8 @@ class DetroitClevelandLight(DetroitClevelandHeuristic):
                 best, top = action, value
         return best
 
+
+@functools.lru_cache(maxsize=16)
+def _beyond_the_line(track: Track) -> float:
+    """Return a distance past every space of ``track``: where a car across the line counts."""
+    return max(track.distances) + 1.0
