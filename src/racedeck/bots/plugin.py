@@ -35,6 +35,11 @@ ISMCTS_BUDGETS: dict[str, tuple[Budget, str]] = {
 }
 """The registered ISMCTS variants: name, budget, what the budget is."""
 
+SEARCH_VERSION = "2"
+"""The version every ISMCTS variant is registered at, bumped whenever the search's play
+changes. Version 2 is the search with regret matching at sealed nodes, the progressive
+bias and deals read from the bids; version 1 searched with decoupled UCB1 everywhere."""
+
 
 @hookimpl
 def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
@@ -46,6 +51,7 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
                 name=name,
                 factory=partial(Ismcts, budget),
                 description=f"information-set Monte Carlo tree search, {what}",
+                version=SEARCH_VERSION,
                 reproducible=budget.seconds is None,
                 parameters=budget,
                 configure=Ismcts,

@@ -1,0 +1,96 @@
+"""A built-in bot's version names its play: the search's play is pinned to its version.
+
+A log header records each seat's bot and version, ``replay --verify`` refuses to re-run a
+log under another version, and a tournament refuses to resume with one
+(``docs/plugins.md``: "bump when play changes"). So the search's play is fingerprinted
+here: one seeded match per game at a small budget, its events hashed. When the play
+changes, this test fails until the version is bumped and the fingerprints recorded anew.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from racedeck.bots.plugin import ISMCTS_BUDGETS, SEARCH_VERSION
+from racedeck.cli.app import main
+from racedeck.core.errors import EXIT_VERIFY_FAILED
+from racedeck.core.log import LogWriter
+from racedeck.core.runner import run_match
+from tests.bots.helpers import REGISTRY
+
+PINNED_VERSION = "2"
+"""The search's version the fingerprints below were recorded under."""
+
+FINGERPRINTS = {
+    "detroit-cleveland": "e8e7b6bed1b7eaf9ef5360722c772cedecc55a7cc2e87651074bcf16080478af",
+    "famous-500": "0fb0b7cd8f03b6dcbb2f50f92b9fa76ee5010d7969f50bc01f58f766cb5b4739",
+    "lacorsa": "7525d2449c6dfe436412e41fbf1b74d9bbe76fd3d9e3140e8afc3a00a2c58e90",
+    "wacky-races": "d72380fcf997695d8aaba3aa68e613e3403fdab6e4f0e08384f1fa73a0e18c23",
+}
+"""Per game, sha256 of the events of ``_fingerprinted``'s match under ``PINNED_VERSION``."""
+
+_BUDGETS = {"detroit-cleveland": 4, "famous-500": 20, "lacorsa": 20, "wacky-races": 10}
+"""Simulations a decision in each game's fingerprint match: as few as still search."""
+
+_OPTIONS = {"detroit-cleveland": {"races": 1}, "lacorsa": {"races": 1}}
+
+
+def _fingerprinted(game_name: str) -> str:
+    """Play ``ismcts`` (small budget) against the heuristic, seed 3; hash the event lines."""
+    game = REGISTRY.game(game_name)
+    options = game.parse_options(_OPTIONS.get(game_name, {}))
+    search = REGISTRY.bot("ismcts", game_name).with_parameters(simulations=_BUDGETS[game_name])
+    seats = [search, REGISTRY.bot("heuristic", game_name)]
+    buffer = io.BytesIO()
+    run_match(game, options, seats, 3, writer=LogWriter(buffer))
+    # The header names the engine's and the bots' versions, and every line's hash chains
+    # from it: only the events themselves are hashed.
+    lines = [json.loads(line) for line in buffer.getvalue().splitlines()]
+    events = [
+        json.dumps(line["event"], sort_keys=True) for line in lines if line["kind"] == "event"
+    ]
+    assert events
+    return hashlib.sha256("\n".join(events).encode()).hexdigest()
+
+
+def test_every_ismcts_variant_carries_the_searchs_version() -> None:
+    assert SEARCH_VERSION == PINNED_VERSION, "record the fingerprints of the new version"
+    for name in ISMCTS_BUDGETS:
+        for game_name in FINGERPRINTS:
+            assert REGISTRY.bot(name, game_name).version == SEARCH_VERSION, name
+
+
+@pytest.mark.parametrize("game_name", sorted(FINGERPRINTS))
+def test_the_searchs_play_is_what_its_version_names(game_name: str) -> None:
+    played = _fingerprinted(game_name)
+    assert played == FINGERPRINTS[game_name], (
+        f"ismcts plays {game_name} differently from version {PINNED_VERSION}: bump the "
+        f"version (SEARCH_VERSION in racedeck/bots/plugin.py) and record {played}"
+    )
+
+
+def test_a_log_of_the_searchs_version_1_is_refused_by_name_not_by_a_divergence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = REGISTRY.game("lacorsa")
+    search = REGISTRY.bot("ismcts-fast", "lacorsa").with_parameters(simulations=5)
+    old = replace(search, name="ismcts-fast", version="1")
+    log = tmp_path / "old-search.jsonl"
+    with log.open("wb") as handle:
+        seats = [old, REGISTRY.bot("random", "lacorsa")]
+        run_match(game, game.parse_options({"races": 1}), seats, 4, writer=LogWriter(handle))
+    assert main(["replay", str(log)]) == 0, "its hashes all hold"
+    capsys.readouterr()
+    assert main(["replay", str(log), "--verify"]) == EXIT_VERIFY_FAILED
+    note, error = capsys.readouterr().err.strip().splitlines()
+    assert note.startswith("racedeck: note: seat 0 (ismcts-fast) is at version 2 here")
+    assert error.startswith("racedeck: error: ")
+    assert error.endswith(
+        f"seat 0 was played by ismcts-fast version 1, this installation has version {SEARCH_VERSION}"
+    )
