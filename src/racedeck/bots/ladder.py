@@ -41,8 +41,8 @@ LARGE_TABLE_DEALS = {"heuristic": 6, "ismcts-fast": 2, "ismcts": 1, "ismcts-stro
 """Deals a row plays at the largest table by default (each deal is one match per seat)."""
 
 HOUR_PLAN: dict[tuple[str, int], dict[str, int]] = {
-    ("detroit-cleveland", 2): {"heuristic": 24, "ismcts-fast": 12, "ismcts": 4, "ismcts-strong": 2},
-    ("detroit-cleveland", 6): {"heuristic": 6, "ismcts-fast": 2, "ismcts": 0, "ismcts-strong": 0},
+    ("detroit-cleveland", 2): {"heuristic": 24, "ismcts-fast": 8, "ismcts": 2, "ismcts-strong": 1},
+    ("detroit-cleveland", 6): {"heuristic": 6, "ismcts-fast": 2, "ismcts": 1, "ismcts-strong": 1},
 }
 """Where the hour cannot hold the default deals, what ``make strength`` plays instead
 (0: the row is left out, and the table says so). ``--full`` plays every row."""
