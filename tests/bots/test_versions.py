@@ -71,7 +71,8 @@ def test_the_searchs_play_is_what_its_version_names(game_name: str) -> None:
     played = _fingerprinted(game_name)
     assert played == FINGERPRINTS[game_name], (
         f"ismcts plays {game_name} differently from version {PINNED_VERSION}: bump the "
-        f"version (SEARCH_VERSION in racedeck/bots/plugin.py) and record {played}"
+        f"version (SEARCH_VERSION in racedeck/bots/plugin.py) and record {played}; a change "
+        "to the game's heuristic, which the playouts use, changes the search's play too"
     )
 
 
