@@ -111,23 +111,45 @@ def test_the_heuristics_choice_keeps_its_place_until_the_simulations_outweigh_th
     assert later == "b"
 
 
-def test_the_bias_is_the_games_own_unless_set() -> None:
+def test_the_bias_is_the_games_own_at_the_tables_size_unless_set() -> None:
+    """``bias=None`` takes ``GAME_BIAS`` for the game and the number of players."""
     from racedeck.bots.ismcts import GAME_BIAS
 
     seen = {}
-    for game_name in ("famous-500", "lacorsa"):
+    for game_name, players in (
+        ("famous-500", 2),
+        ("lacorsa", 2),
+        ("lacorsa", 6),
+        ("detroit-cleveland", 2),
+        ("detroit-cleveland", 4),
+        ("detroit-cleveland", 6),
+    ):
         game = REGISTRY.game(game_name)
         for budget in (Budget(rollout="heuristic"), Budget(rollout="heuristic", bias=0.5)):
             bot = Ismcts(budget)
             bot.bind_game(game)
-            bot.start_match(game_name, 0, 2, game.parse_options({}))
-            seen[game_name, budget.bias] = bot._bias
+            bot.start_match(game_name, 0, players, game.parse_options({}))
+            seen[game_name, players, budget.bias] = bot._bias
+    dc = GAME_BIAS["detroit-cleveland"]
     assert seen == {
-        ("famous-500", None): GAME_BIAS["famous-500"],
-        ("famous-500", 0.5): 0.5,
-        ("lacorsa", None): 0.0,
-        ("lacorsa", 0.5): 0.5,
+        ("famous-500", 2, None): GAME_BIAS["famous-500"][2],
+        ("famous-500", 2, 0.5): 0.5,
+        ("lacorsa", 2, None): 0.0,
+        ("lacorsa", 2, 0.5): 0.5,
+        ("lacorsa", 6, None): 0.0,
+        ("lacorsa", 6, 0.5): 0.5,
+        ("detroit-cleveland", 2, None): dc[2],
+        ("detroit-cleveland", 2, 0.5): 0.5,
+        ("detroit-cleveland", 4, None): dc[4],
+        ("detroit-cleveland", 4, 0.5): 0.5,
+        ("detroit-cleveland", 6, None): dc[6],
+        ("detroit-cleveland", 6, 0.5): 0.5,
     }
+    # Measured (docs/bots.md): at four players the two-player bias held the search to the
+    # heuristic's card, so the larger tables take less.
+    assert dc[4] < dc[2]
+    with pytest.raises(TypeError):
+        GAME_BIAS["lacorsa"] = {2: 1.0}  # type: ignore[index]
 
 
 @pytest.mark.parametrize("rule", ["ucb1", "regret", "exp3"])

@@ -3,7 +3,8 @@
 A log header records each seat's bot and version, ``replay --verify`` refuses to re-run a
 log under another version, and a tournament refuses to resume with one
 (``docs/plugins.md``: "bump when play changes"). So the search's play is fingerprinted
-here: one seeded match per game at a small budget, its events hashed. When the play
+here: one seeded match per game at a small budget, its events hashed (Detroit-Cleveland's
+at four players too, since its search's bias depends on the table's size). When the play
 changes, this test fails until the version is bumped and the fingerprints recorded anew.
 """
 
@@ -24,29 +25,42 @@ from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
 from tests.bots.helpers import REGISTRY
 
-PINNED_VERSION = "2"
+PINNED_VERSION = "3"
 """The search's version the fingerprints below were recorded under."""
 
 FINGERPRINTS = {
-    "detroit-cleveland": "e8e7b6bed1b7eaf9ef5360722c772cedecc55a7cc2e87651074bcf16080478af",
-    "famous-500": "0fb0b7cd8f03b6dcbb2f50f92b9fa76ee5010d7969f50bc01f58f766cb5b4739",
-    "lacorsa": "7525d2449c6dfe436412e41fbf1b74d9bbe76fd3d9e3140e8afc3a00a2c58e90",
-    "wacky-races": "d72380fcf997695d8aaba3aa68e613e3403fdab6e4f0e08384f1fa73a0e18c23",
+    ("detroit-cleveland", 2): "e8e7b6bed1b7eaf9ef5360722c772cedecc55a7cc2e87651074bcf16080478af",
+    ("detroit-cleveland", 4): "b1cb815bb459148e119e400132ea0703910a91ba3964121ed7f1cbf3f3d95730",
+    ("famous-500", 2): "0fb0b7cd8f03b6dcbb2f50f92b9fa76ee5010d7969f50bc01f58f766cb5b4739",
+    ("lacorsa", 2): "7525d2449c6dfe436412e41fbf1b74d9bbe76fd3d9e3140e8afc3a00a2c58e90",
+    ("wacky-races", 2): "d72380fcf997695d8aaba3aa68e613e3403fdab6e4f0e08384f1fa73a0e18c23",
 }
-"""Per game, sha256 of the events of ``_fingerprinted``'s match under ``PINNED_VERSION``."""
+"""Per game and table, sha256 of the events of ``_fingerprinted``'s match under
+``PINNED_VERSION``."""
 
-_BUDGETS = {"detroit-cleveland": 4, "famous-500": 20, "lacorsa": 20, "wacky-races": 10}
-"""Simulations a decision in each game's fingerprint match: as few as still search."""
+_BUDGETS = {
+    ("detroit-cleveland", 2): 4,
+    ("detroit-cleveland", 4): 12,
+    ("famous-500", 2): 20,
+    ("lacorsa", 2): 20,
+    ("wacky-races", 2): 10,
+}
+"""Simulations a decision in each fingerprint match: as few as still search. At four
+players Detroit-Cleveland's takes enough that its bias counts: under a budget no larger
+than a decision's legal actions, every simulation tries an untried action first."""
 
 _OPTIONS = {"detroit-cleveland": {"races": 1}, "lacorsa": {"races": 1}}
 
 
-def _fingerprinted(game_name: str) -> str:
-    """Play ``ismcts`` (small budget) against the heuristic, seed 3; hash the event lines."""
+def _fingerprinted(game_name: str, players: int) -> str:
+    """Play ``ismcts`` (small budget) in seat 0, the heuristic in the others, seed 3; hash
+    the event lines."""
     game = REGISTRY.game(game_name)
     options = game.parse_options(_OPTIONS.get(game_name, {}))
-    search = REGISTRY.bot("ismcts", game_name).with_parameters(simulations=_BUDGETS[game_name])
-    seats = [search, REGISTRY.bot("heuristic", game_name)]
+    search = REGISTRY.bot("ismcts", game_name).with_parameters(
+        simulations=_BUDGETS[game_name, players]
+    )
+    seats = [search] + [REGISTRY.bot("heuristic", game_name)] * (players - 1)
     buffer = io.BytesIO()
     run_match(game, options, seats, 3, writer=LogWriter(buffer))
     # The header names the engine's and the bots' versions, and every line's hash chains
@@ -62,15 +76,15 @@ def _fingerprinted(game_name: str) -> str:
 def test_every_ismcts_variant_carries_the_searchs_version() -> None:
     assert SEARCH_VERSION == PINNED_VERSION, "record the fingerprints of the new version"
     for name in ISMCTS_BUDGETS:
-        for game_name in FINGERPRINTS:
+        for game_name, _ in FINGERPRINTS:
             assert REGISTRY.bot(name, game_name).version == SEARCH_VERSION, name
 
 
-@pytest.mark.parametrize("game_name", sorted(FINGERPRINTS))
-def test_the_searchs_play_is_what_its_version_names(game_name: str) -> None:
-    played = _fingerprinted(game_name)
-    assert played == FINGERPRINTS[game_name], (
-        f"ismcts plays {game_name} differently from version {PINNED_VERSION}: bump the "
+@pytest.mark.parametrize(("game_name", "players"), sorted(FINGERPRINTS))
+def test_the_searchs_play_is_what_its_version_names(game_name: str, players: int) -> None:
+    played = _fingerprinted(game_name, players)
+    assert played == FINGERPRINTS[game_name, players], (
+        f"ismcts plays {game_name} at {players} players differently from version {PINNED_VERSION}: bump the "
         f"version (SEARCH_VERSION in racedeck/bots/plugin.py) and record {played}; a change "
         "to the game's heuristic, which the playouts use, changes the search's play too"
     )
@@ -90,7 +104,9 @@ def test_a_log_of_the_searchs_version_1_is_refused_by_name_not_by_a_divergence(
     capsys.readouterr()
     assert main(["replay", str(log), "--verify"]) == EXIT_VERIFY_FAILED
     note, error = capsys.readouterr().err.strip().splitlines()
-    assert note.startswith("racedeck: note: seat 0 (ismcts-fast) is at version 2 here")
+    assert note.startswith(
+        f"racedeck: note: seat 0 (ismcts-fast) is at version {SEARCH_VERSION} here"
+    )
     assert error.startswith("racedeck: error: ")
     assert error.endswith(
         f"seat 0 was played by ismcts-fast version 1, this installation has version {SEARCH_VERSION}"

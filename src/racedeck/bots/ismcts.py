@@ -22,9 +22,10 @@ from __future__ import annotations
 import functools
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
 from racedeck.bots.sampling import Sampler, sampler_for
@@ -53,17 +54,32 @@ it registers none)."""
 ROLLOUTS = ("random", "heuristic", "light")
 """Every playout policy."""
 
-GAME_BIAS = {"famous-500": 4.0, "detroit-cleveland": 4.0}
-"""The progressive bias a game's search gets when ``Budget.bias`` is None (others: 0).
+GAME_BIAS: Mapping[str, Mapping[int, float]] = MappingProxyType(
+    {
+        "famous-500": MappingProxyType({2: 4.0}),
+        "detroit-cleveland": MappingProxyType({2: 4.0, 3: 4.0, 4: 2.0, 5: 2.0, 6: 2.0}),
+    }
+)
+"""Per game and number of players, the progressive bias a search gets when ``Budget.bias``
+is None (every other game and table: 0).
 
 Measured (``docs/bots.md``, "Why ISMCTS lost Famous 500"): Famous 500's heuristic plans a
 whole race's resources, and without the bias the search's noisy departures from it lost
 (0.04 against the heuristic at 50 simulations; 1.00 with ``bias = 4``). Detroit-Cleveland's
-search lost the same way, spreading 50 simulations over some 20 cards or bids (``bias = 4``:
-0.93 against the heuristic, every decided deal won; ``bias = 1``: 0.58). In LACORSA the bias
-changed nothing measurable (0.55 against the unbiased search), in Wacky Races it did worse
-(0.33), so they keep none.
+search lost the same way at two players, spreading 50 simulations over some 20 cards or
+bids (``bias = 4``: 0.93 against the heuristic, every decided deal won; ``bias = 1``: 0.58).
+At four players ``bias = 4`` held the search to the heuristic's card at 24 of 25 decisions
+and the two split most deals; on the same 20 deals ``bias = 2`` won 9 of 10 decided ones,
+``bias = 4`` 5 of 9 and ``bias = 1`` 8 of 12. In LACORSA the bias changed nothing
+measurable (0.55 against the unbiased search), in Wacky Races it did worse (0.33), so they
+keep none.
 """
+
+
+def game_bias(game: str, players: int) -> float:
+    """Return the progressive bias ``game``'s search takes at a table of ``players``."""
+    return GAME_BIAS.get(game, {}).get(players, 0.0)
+
 
 RANK_WEIGHT = 0.75
 """By default, how much of a simulation's reward is the finishing place; the rest is the score."""
@@ -103,7 +119,7 @@ class Budget:
         "sealed": "selection at sealed simultaneous nodes: regret matching, Exp3 or decoupled UCB1",
         "mix": "share of uniform play mixed into the sealed-node strategy (regret, exp3)",
         "bias": "progressive bias: the heuristic's choice gets bias / (visits + 1) more in UCB1 "
-        "(none: the game's own, GAME_BIAS)",
+        "(none: the game's own at the table's size, GAME_BIAS)",
         "horizon": "playout steps before the game's estimate judges the position (none: play "
         "to the end; a game with no estimate always plays to the end)",
     }
@@ -214,7 +230,7 @@ class Ismcts(Bot):
         self._seat = seat
         self._options = options
         bias = self.budget.bias
-        self._bias = bias if bias is not None else GAME_BIAS.get(game, 0.0)
+        self._bias = bias if bias is not None else game_bias(game, players)
         # A game that gives no estimate is played to the end whatever the horizon.
         estimates = type(self._game).estimate is not Game.estimate
         self._horizon = self.budget.horizon if estimates else None

@@ -35,10 +35,12 @@ ISMCTS_BUDGETS: dict[str, tuple[Budget, str]] = {
 }
 """The registered ISMCTS variants: name, budget, what the budget is."""
 
-SEARCH_VERSION = "2"
+SEARCH_VERSION = "3"
 """The version every ISMCTS variant is registered at, bumped whenever the search's play
-changes. Version 2 is the search with regret matching at sealed nodes, the progressive
-bias and deals read from the bids; version 1 searched with decoupled UCB1 everywhere."""
+changes. Version 3 takes Detroit-Cleveland's progressive bias by the table's size (4 at
+two and three players, 2 at four to six); version 2 was the search with regret matching
+at sealed nodes, the progressive bias (4 at every Detroit-Cleveland table) and deals read
+from the bids; version 1 searched with decoupled UCB1 everywhere."""
 
 
 @hookimpl
