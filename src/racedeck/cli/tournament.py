@@ -375,6 +375,14 @@ def gate_command(
     executor: ExecutorKind = "local",
     ray_address: RayAddress = None,
     report_every: ReportEveryOption = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            "--save",
+            help="Keep every match in this database; the same gate run again with it goes on"
+            " where it stopped (a higher --max-matches plays on) without playing a match twice.",
+        ),
+    ] = None,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
@@ -389,6 +397,8 @@ def gate_command(
     except ValueError as exc:
         raise UsageError(f"gate: {exc}") from None
     if db is not None:
+        if save is not None:
+            raise UsageError("--db judges a tournament that already ran; --save plays a gate")
         if game is not None:
             raise UsageError("with --db the game is the tournament's; drop GAME")
         with Store.open(db) as store:
@@ -413,19 +423,72 @@ def gate_command(
     )
     if spec.matches < 2:
         raise UsageError("--max-matches must be at least 2 (one deal)")
+    saved = _gate_store(save, spec, json) if save is not None else None
+    try:
+        result = _play_gate(spec, sprt, saved, executor, workers, ray_address, every, json)
+    finally:
+        if saved is not None:
+            saved.close()
+    _print_verdict(result, json)
+    raise typer.Exit(GATE_EXIT_CODES[result.decision])
+
+
+def _gate_store(path: Path, spec: TournamentSpec, json: bool) -> Store:
+    """Create the gate's database, or reopen it when it holds this very gate.
+
+    The match limit may differ (raising it is how a gate undecided at its limit goes on);
+    anything else that shapes the matches must be the same, or they would not be its own.
+    """
+    if not path.exists():
+        return Store.create(path, spec)
+    store = Store.open(path)
+    if msgspec.structs.replace(store.spec, matches=spec.matches) != spec:
+        store.close()
+        raise UsageError(
+            f"{path} holds another gate or tournament (another game, bots, seed, options,"
+            " table or time limit); choose another --save"
+        )
+    if not json:
+        typer.echo(f"continuing {path}: {store.count()} matches recorded", err=True)
+    return store
+
+
+def _play_gate(
+    spec: TournamentSpec,
+    sprt: Sprt,
+    store: Store | None,
+    executor: str,
+    workers: int | None,
+    ray_address: str | None,
+    every: ReportEvery,
+    json: bool,
+) -> GateResult:
+    """Run the gate, recording each match in ``store`` (when saving) as soon as it is back."""
+    recorded = list(store.records()) if store is not None else []
+    on_played = store.add_many if store is not None else None
     with (
         interrupts.sigterm_interrupts(),
         make_executor(executor, workers, ray_address, spec.plugins_dir) as running,
     ):
-        result = run_gate(
-            spec,
-            running,
-            sprt,
-            (lambda r: emit_json(_match_line(r))) if json else None,
-            GateProgress(sys.stderr, every, spec.matches),
-        )
-    _print_verdict(result, json)
-    raise typer.Exit(GATE_EXIT_CODES[result.decision])
+        try:
+            return run_gate(
+                spec,
+                running,
+                sprt,
+                (lambda r: emit_json(_match_line(r))) if json else None,
+                GateProgress(sys.stderr, every, spec.matches),
+                recorded=recorded,
+                on_played=on_played,
+            )
+        except KeyboardInterrupt:
+            if store is None:
+                raise
+            # What the workers had finished but not handed back is kept too.
+            store.add_many([match.record for match in running.stop()])
+            raise Interrupted(
+                f"interrupted; {store.count()} matches are saved in {store.path}; run the"
+                " same gate with the same --save to go on"
+            ) from None
 
 
 def _print_verdict(result: GateResult, json: bool) -> None:

@@ -12,7 +12,10 @@ either hypothesis the chances of the wrong verdict are at most ``alpha`` (callin
 when it is not) and ``beta`` (missing a real margin); a match limit bounds the run.
 
 Deals are judged strictly in index order, whatever order the workers finish them in, so
-the verdict and the number of matches it took are the same with any executor.
+the verdict and the number of matches it took are the same with any executor. Matches
+already played (a saved gate run again) are judged the same way and not played again, so
+a gate that was stopped, or that reached its limit and is given a higher one, goes on
+where it was and ends with the verdict one uninterrupted run would have given.
 """
 
 from __future__ import annotations
@@ -173,9 +176,15 @@ def _signed(value: float) -> str:
     return f"{value:+.0f}"
 
 
-def _batches(limit: int) -> Iterator[Batch]:
-    for first in range(0, limit, GATE_BATCH):
-        yield list(range(first, min(first + GATE_BATCH, limit)))
+def _batches(indices: Iterable[int]) -> Iterator[Batch]:
+    batch: Batch = []
+    for index in indices:
+        batch.append(index)
+        if len(batch) == GATE_BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def candidate_points(schedule: Schedule, record: MatchRecord) -> float:
@@ -192,43 +201,63 @@ def run_gate(
     sprt: Sprt,
     on_record: Callable[[MatchRecord], None] | None = None,
     on_deal: Callable[[int, Sprt], None] | None = None,
+    *,
+    recorded: Iterable[MatchRecord] = (),
+    on_played: Callable[[list[MatchRecord]], None] | None = None,
 ) -> GateResult:
     """Play deals in order until the SPRT decides or ``spec.matches`` is reached.
 
-    ``on_deal`` hears the matches judged so far and the test after every deal.
+    ``on_record`` hears every match as it is judged, ``on_deal`` the matches judged so far
+    and the test after every deal. ``recorded`` are matches of this very gate played
+    before: they are judged first and not played again. ``on_played`` hears every batch of
+    newly played matches as soon as it is back, before it is judged (so none is lost to a
+    verdict reached or an interrupt).
     """
     schedule = Schedule(spec)
     limit = spec.matches - spec.matches % 2
-    waiting: dict[int, MatchRecord] = {}
+    waiting: dict[int, MatchRecord] = {r.index: r for r in recorded if r.index < limit}
     judged = 0
     errors = 0
     decision = UNDECIDED
-    results = executor.run(spec, _batches(limit))
-    try:
-        for played in results:
-            for match in played:
-                waiting[match.record.index] = match.record
-            while judged in waiting and judged + 1 in waiting:
-                pair = (waiting.pop(judged), waiting.pop(judged + 1))
-                judged += 2
-                for record in pair:
-                    if on_record is not None:
-                        on_record(record)
-                if any(r.status == ERROR for r in pair):
-                    errors += sum(r.status == ERROR for r in pair)
-                    continue
-                sprt.add(sum(candidate_points(schedule, r) for r in pair))
-                if on_deal is not None:
-                    on_deal(judged, sprt)
-                decision = sprt.decision
+
+    def judge() -> str:
+        """Judge every deal whose two matches are in; return the decision so far."""
+        nonlocal judged, errors
+        while judged in waiting and judged + 1 in waiting:
+            pair = (waiting.pop(judged), waiting.pop(judged + 1))
+            judged += 2
+            for record in pair:
+                if on_record is not None:
+                    on_record(record)
+            if any(r.status == ERROR for r in pair):
+                errors += sum(r.status == ERROR for r in pair)
+                continue
+            sprt.add(sum(candidate_points(schedule, r) for r in pair))
+            if on_deal is not None:
+                on_deal(judged, sprt)
+            if sprt.decision != UNDECIDED:
+                return sprt.decision
+        return UNDECIDED
+
+    decision = judge()
+    if decision == UNDECIDED:
+        known = set(waiting)
+        # Only matches not yet judged are played: those of ``recorded`` are in ``waiting``.
+        todo = (i for i in range(judged, limit) if i not in known)
+        results = executor.run(spec, _batches(todo))
+        try:
+            for played in results:
+                if on_played is not None and played:
+                    on_played([match.record for match in played])
+                for match in played:
+                    waiting[match.record.index] = match.record
+                decision = judge()
                 if decision != UNDECIDED:
                     break
-            if decision != UNDECIDED:
-                break
-    finally:
-        close = getattr(results, "close", None)
-        if close is not None:
-            close()
+        finally:
+            close = getattr(results, "close", None)
+            if close is not None:
+                close()
     return GateResult(
         candidate=spec.bots[0],
         baseline=spec.bots[1],

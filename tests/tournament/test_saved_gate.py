@@ -1,0 +1,219 @@
+"""A saved gate (``racedeck gate --save DB``): it goes on where it stopped, to the verdict one
+uninterrupted run gives, and never plays a match twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import pytest
+
+from racedeck.plugins import load_registry
+from racedeck.tournament.executors import Batch, Executor, InlineExecutor
+from racedeck.tournament.gate import BETTER, UNDECIDED, Sprt, run_gate
+from racedeck.tournament.plan import plan_tournament
+from racedeck.tournament.record import MatchRecord, PlayedMatch
+from racedeck.tournament.spec import TournamentSpec
+from tests.tournament.conftest import rows, rows_or_none, run_cli
+from tests.tournament.test_live import _racedeck
+
+GATE = [
+    "gate",
+    "lacorsa",
+    "-o",
+    "races=1",
+    "--seed",
+    "3",
+    "--candidate",
+    "heuristic",
+    "--baseline",
+    "random",
+    "--workers",
+    "1",
+]
+
+
+class Counting(InlineExecutor):
+    """Plays in this process and remembers every match index it was asked for."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    def run(
+        self, spec: TournamentSpec, batches: Iterable[Batch], tick: float | None = None
+    ) -> Iterator[list[PlayedMatch]]:
+        def counted() -> Iterator[Batch]:
+            for batch in batches:
+                self.asked.extend(batch)
+                yield batch
+
+        return super().run(spec, counted(), tick)
+
+
+class Refusing(Executor):
+    """An executor that must not be asked for any match."""
+
+    workers = 1
+
+    def run(
+        self, spec: TournamentSpec, batches: Iterable[Batch], tick: float | None = None
+    ) -> Iterator[list[PlayedMatch]]:
+        raise AssertionError("the verdict was in the saved matches: nothing should be played")
+
+
+def _spec(matches: int) -> TournamentSpec:
+    return plan_tournament(
+        load_registry(entry_points=False),
+        "lacorsa",
+        ["heuristic", "random", "random"],
+        matches=matches,
+        seed=3,
+        format="gate",
+        players=2,
+        options={"races": 1},
+    )
+
+
+def test_saved_matches_are_judged_again_and_only_the_rest_are_played() -> None:
+    whole = Counting()
+    judged_whole: list[MatchRecord] = []
+    one_run = run_gate(_spec(2000), whole, Sprt(), judged_whole.append)
+    assert one_run.decision == BETTER
+
+    # A first run stops at a limit of 10 matches and keeps what it played.
+    kept: list[MatchRecord] = []
+    first = Counting()
+    stopped = run_gate(_spec(10), first, Sprt(), on_played=kept.extend)
+    assert stopped.decision == UNDECIDED and stopped.matches == 10
+    assert sorted(r.index for r in kept) == list(range(10))
+
+    # The second, with a higher limit, is handed those and plays from index 10 on.
+    second = Counting()
+    judged_again: list[MatchRecord] = []
+    went_on = run_gate(_spec(2000), second, Sprt(), judged_again.append, recorded=kept)
+    assert second.asked and min(second.asked) == 10
+    assert not set(second.asked) & {r.index for r in kept}
+    assert judged_again == judged_whole, "the same matches, judged in the same order"
+    assert (went_on.decision, went_on.matches, went_on.sprt) == (
+        one_run.decision,
+        one_run.matches,
+        one_run.sprt,
+    )
+
+
+def test_a_gate_whose_verdict_is_saved_plays_nothing() -> None:
+    played: list[MatchRecord] = []
+    first = run_gate(_spec(2000), Counting(), Sprt(), on_played=played.extend)
+    again = run_gate(_spec(2000), Refusing(), Sprt(), recorded=played)
+    assert (again.decision, again.matches, again.sprt) == (first.decision, first.matches, first.sprt)
+
+
+def test_a_gap_in_the_saved_matches_is_played(tmp_path: Path) -> None:
+    played: list[MatchRecord] = []
+    run_gate(_spec(12), Counting(), Sprt(), on_played=played.extend)
+    holed = [r for r in played if r.index not in (4, 5)]
+    counting = Counting()
+    result = run_gate(_spec(12), counting, Sprt(), recorded=holed)
+    assert sorted(counting.asked) == [4, 5]
+    assert result.matches == 12
+
+
+def test_the_saved_gate_on_the_command_line_gives_one_runs_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "gate.sqlite"
+    whole = run_cli([*GATE, "--json"], capsys)
+    code, _out, err = run_cli([*GATE, "--max-matches", "6", "--save", str(db)], capsys)
+    assert code == 2, err
+    assert [row[0] for row in rows(db)] == list(range(6))
+    again = run_cli([*GATE, "--json", "--save", str(db)], capsys)
+    # A match played twice would be refused by the database ("already recorded").
+    assert again[0] == whole[0] == 0, again[2]
+    assert again[1] == whole[1], "the same match lines and the same verdict"
+    judged = json.loads(again[1].splitlines()[-1])["matches"]
+    saved = [row[0] for row in rows(db)]
+    assert saved == sorted(set(saved)) and saved[:judged] == list(range(judged))
+    # Run once more: the verdict comes from the database alone, with the same output.
+    assert run_cli([*GATE, "--json", "--save", str(db)], capsys)[:2] == whole[:2]
+    assert [row[0] for row in rows(db)] == saved
+    # The test's own settings are not the gate's matches: another margin judges them too.
+    code, out, err = run_cli([*GATE, "--margin", "0.2", "--save", str(db)], capsys)
+    assert code in (0, 1, 2) and out.startswith("gate: "), err
+    # It is a tournament database like any other.
+    code, out, _err = run_cli(["tournament", "report", str(db)], capsys)
+    assert code == 0 and "heuristic" in out and "random" in out
+
+
+def test_a_database_of_another_gate_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "gate.sqlite"
+    assert run_cli([*GATE, "--max-matches", "4", "--save", str(db)], capsys)[0] == 2
+    before = rows(db)
+    code, out, err = run_cli(
+        [*GATE[:5], "4", *GATE[6:], "--max-matches", "4", "--save", str(db)], capsys
+    )
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        f"racedeck: error: {db} holds another gate or tournament (another game, bots, seed,"
+        " options, table or time limit); choose another --save"
+    ]
+    assert rows(db) == before
+
+
+def test_save_and_db_together_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _out, err = run_cli(
+        ["gate", "--db", str(tmp_path / "t.sqlite"), "--candidate", "a", "--baseline", "b",
+         "--save", str(tmp_path / "g.sqlite")],
+        capsys,
+    )
+    assert code == 2
+    assert "--db judges a tournament that already ran; --save plays a gate" in err
+    assert not (tmp_path / "g.sqlite").exists()
+
+
+def test_ctrl_c_keeps_the_saved_matches_and_the_gate_goes_on(tmp_path: Path) -> None:
+    db = tmp_path / "gate.sqlite"
+    args = [
+        "gate",
+        "lacorsa",
+        "-o",
+        "races=1",
+        "--seed",
+        "3",
+        "--candidate",
+        "ismcts-fast",
+        "--baseline",
+        "heuristic",
+        "--workers",
+        "2",
+        "--max-matches",
+        "40",
+        "--save",
+        str(db),
+    ]
+    process = _racedeck(args)
+    deadline = time.monotonic() + 120
+    while len(rows_or_none(db) or []) < 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert rows_or_none(db), "no match finished within two minutes"
+    os.killpg(process.pid, signal.SIGINT)
+    _out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    saved = [row[0] for row in rows(db)]
+    assert err.decode().strip().splitlines()[-1] == (
+        f"racedeck: error: interrupted; {len(saved)} matches are saved in {db}; run the same"
+        " gate with the same --save to go on"
+    )
+    went_on = _racedeck([*args, "--json"])
+    out, err2 = went_on.communicate(timeout=600)
+    assert went_on.returncode in (0, 1, 2), err2.decode()
+    whole = _racedeck([*args[:-2], "--json"])
+    expected, _ = whole.communicate(timeout=600)
+    assert out == expected, "going on gives what one uninterrupted run gives"
