@@ -19,22 +19,16 @@ from racedeck.tournament.plan import plan_tournament
 from racedeck.tournament.record import MatchRecord, PlayedMatch
 from racedeck.tournament.spec import TournamentSpec
 from tests.tournament.conftest import rows, rows_or_none, run_cli
+from tests.tournament.test_gate import GATE as BASE
 from tests.tournament.test_live import _racedeck
 
-GATE = [
-    "gate",
-    "lacorsa",
-    "-o",
-    "races=1",
-    "--seed",
-    "3",
-    "--candidate",
-    "heuristic",
-    "--baseline",
-    "random",
-    "--workers",
-    "1",
-]
+
+def _gate(candidate: str, baseline: str, workers: int = 1) -> list[str]:
+    """The command line of a one-race LACORSA gate on seed 3."""
+    return [*BASE, "--candidate", candidate, "--baseline", baseline, "--workers", str(workers)]
+
+
+GATE = _gate("heuristic", "random")
 
 
 class Counting(InlineExecutor):
@@ -180,24 +174,7 @@ def test_save_and_db_together_are_refused(
 
 def test_ctrl_c_keeps_the_saved_matches_and_the_gate_goes_on(tmp_path: Path) -> None:
     db = tmp_path / "gate.sqlite"
-    args = [
-        "gate",
-        "lacorsa",
-        "-o",
-        "races=1",
-        "--seed",
-        "3",
-        "--candidate",
-        "ismcts-fast",
-        "--baseline",
-        "heuristic",
-        "--workers",
-        "2",
-        "--max-matches",
-        "40",
-        "--save",
-        str(db),
-    ]
+    args = [*_gate("ismcts-fast", "heuristic", 2), "--max-matches", "40", "--save", str(db)]
     process = _racedeck(args)
     deadline = time.monotonic() + 120
     while len(rows_or_none(db) or []) < 4 and time.monotonic() < deadline:
