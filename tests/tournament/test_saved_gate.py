@@ -194,3 +194,37 @@ def test_ctrl_c_keeps_the_saved_matches_and_the_gate_goes_on(tmp_path: Path) -> 
     whole = _racedeck([*args[:-2], "--json"])
     expected, _ = whole.communicate(timeout=600)
     assert out == expected, "going on gives what one uninterrupted run gives"
+
+
+def test_a_saved_gate_is_judged_by_its_deals_with_db_playing_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "gate.sqlite"
+    assert run_cli([*GATE, "--max-matches", "6", "--save", str(db)], capsys)[0] == 2
+    judge = ["gate", "--db", str(db), "--candidate", "heuristic", "--baseline", "random"]
+    code, out, _err = run_cli(judge, capsys)
+    assert code == 2
+    assert out.startswith("gate: undecided over the saved matches: after 6 matches (3 deals) ")
+    whole = run_cli([*GATE, "--save", str(db)], capsys)
+    before = rows(db)
+    code, out, _err = run_cli(judge, capsys)
+    # The same verdict, word for word, as the gate that played them; nothing was played.
+    assert (code, out) == whole[:2] and code == 0
+    assert rows(db) == before
+    code, out, _err = run_cli([*judge, "--json"], capsys)
+    assert json.loads(out.splitlines()[-1])["counted"] == "deals"
+
+
+def test_a_saved_gate_is_judged_only_for_its_own_candidate_and_baseline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "gate.sqlite"
+    assert run_cli([*GATE, "--max-matches", "4", "--save", str(db)], capsys)[0] == 2
+    code, out, err = run_cli(
+        ["gate", "--db", str(db), "--candidate", "random", "--baseline", "heuristic"], capsys
+    )
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        "racedeck: error: this database holds the gate of heuristic against random;"
+        " judge it with --candidate heuristic --baseline random"
+    ]

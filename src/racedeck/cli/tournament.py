@@ -27,6 +27,7 @@ from racedeck.tournament.gate import (
     GateResult,
     Sprt,
     gate_from_records,
+    judge_saved_gate,
     run_gate,
 )
 from racedeck.tournament.page import write_page
@@ -402,7 +403,9 @@ def gate_command(
         if game is not None:
             raise UsageError("with --db the game is the tournament's; drop GAME")
         with Store.open(db) as store:
-            result = gate_from_records(store.spec, store.records(), candidate, baseline, sprt)
+            # A saved gate is judged as the gate judged it: by deals, in order.
+            judge = judge_saved_gate if store.spec.format == "gate" else gate_from_records
+            result = judge(store.spec, store.records(), candidate, baseline, sprt)
         _print_verdict(result, json)
         raise typer.Exit(GATE_EXIT_CODES[result.decision])
     if game is None:

@@ -20,13 +20,16 @@ where it was and ends with the verdict one uninterrupted run would have given.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+import msgspec
+
 from racedeck.core.errors import UsageError
 from racedeck.tournament.executors import Batch, Executor
-from racedeck.tournament.record import ERROR, MatchRecord
+from racedeck.tournament.record import ERROR, MatchRecord, PlayedMatch
 from racedeck.tournament.schedule import Schedule
 from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.stats import Tally, finite, wilson_interval
@@ -108,6 +111,8 @@ class GateResult:
     limit: int
     unit: str = "deals"
     """What the test counted: ``deals`` (the gate's own pairs) or ``matches`` (a tournament's)."""
+    played: bool = True
+    """False when a saved gate was judged from its database alone, with nothing played."""
 
     @property
     def tally(self) -> Tally:
@@ -153,6 +158,8 @@ class GateResult:
             head = f"{self.candidate} is not better than {self.baseline}"
         elif self.unit == "matches":
             head = "undecided over the recorded matches"
+        elif not self.played:
+            head = "undecided over the saved matches"
         else:
             head = f"undecided at the limit of {self.limit} matches"
         errors = f", {self.errors} unplayable matches" if self.errors else ""
@@ -268,6 +275,42 @@ def run_gate(
         sprt=sprt,
         limit=limit,
     )
+
+
+class _PlaysNothing(Executor):
+    """An executor for judging saved matches only: every match it is asked for stays unplayed."""
+
+    workers = 1
+
+    def run(
+        self, spec: TournamentSpec, batches: Iterable[Batch], tick: float | None = None
+    ) -> Iterator[list[PlayedMatch]]:
+        """Yield nothing: the judge stops at the first match that was not saved."""
+        return iter(())
+
+
+def judge_saved_gate(
+    spec: TournamentSpec,
+    records: Iterable[MatchRecord],
+    candidate: str,
+    baseline: str,
+    sprt: Sprt,
+) -> GateResult:
+    """Judge the matches a gate saved (``gate --save``) as the gate does, playing none.
+
+    Deals are judged in index order up to the verdict, or up to the first deal not saved
+    whole; so the figures are those the gate itself reached after as many matches.
+    """
+    if (candidate, baseline) != spec.bots[:2]:
+        raise UsageError(
+            f"this database holds the gate of {spec.bots[0]} against {spec.bots[1]};"
+            f" judge it with --candidate {spec.bots[0]} --baseline {spec.bots[1]}"
+        )
+    kept = list(records)
+    end = max((r.index for r in kept), default=0) + 1
+    sized = msgspec.structs.replace(spec, matches=max(2, end + end % 2))
+    result = run_gate(sized, _PlaysNothing(), sprt, recorded=kept)
+    return dataclasses.replace(result, played=False)
 
 
 def gate_from_records(
