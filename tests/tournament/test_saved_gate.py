@@ -142,15 +142,25 @@ def test_the_saved_gate_on_the_command_line_gives_one_runs_output(
     assert code == 0 and "heuristic" in out and "random" in out
 
 
+@pytest.mark.parametrize(
+    "changed",
+    [
+        ["--seed", "4"],
+        ["--players", "3"],
+        ["-o", "races=2"],
+        ["--field", "heuristic"],
+        ["--time-limit", "30"],
+    ],
+    ids=["seed", "table", "option", "bot", "time-limit"],
+)
 def test_a_database_of_another_gate_is_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    changed: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "gate.sqlite"
     assert run_cli([*GATE, "--max-matches", "4", "--save", str(db)], capsys)[0] == 2
     before = rows(db)
-    code, out, err = run_cli(
-        [*GATE[:5], "4", *GATE[6:], "--max-matches", "4", "--save", str(db)], capsys
-    )
+    # The last of a repeated option wins: each run differs from the saved gate in one thing.
+    code, out, err = run_cli([*GATE, *changed, "--max-matches", "4", "--save", str(db)], capsys)
     assert code == 2 and out == ""
     assert err.strip().splitlines() == [
         f"racedeck: error: {db} holds another gate or tournament (another game, bots, seed,"
@@ -228,3 +238,20 @@ def test_a_saved_gate_is_judged_only_for_its_own_candidate_and_baseline(
         "racedeck: error: this database holds the gate of heuristic against random;"
         " judge it with --candidate heuristic --baseline random"
     ]
+
+
+def test_a_tournament_or_a_file_that_is_no_database_is_refused_as_a_gates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tournament = tmp_path / "t.sqlite"
+    played = ["tournament", "lacorsa", "--bot", "heuristic", "--bot", "random", "-o", "races=1"]
+    assert run_cli([*played, "--matches", "2", "--db", str(tournament)], capsys)[0] == 0
+    code, _out, err = run_cli([*GATE, "--save", str(tournament)], capsys)
+    assert code == 2 and "holds another gate or tournament" in err
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("<script>not a database</script>\n")
+    code, out, err = run_cli([*GATE, "--save", str(junk)], capsys)
+    assert code == 3 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"racedeck: error: {junk}: not a tournament")
+    assert junk.read_text() == "<script>not a database</script>\n"
