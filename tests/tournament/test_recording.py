@@ -20,6 +20,7 @@ from racedeck.tournament.executors import Batch, Executor
 from racedeck.tournament.plan import plan_tournament, with_log_dir
 from racedeck.tournament.record import OK, MatchRecord, PlayedMatch
 from racedeck.tournament.run import COMMIT_INTERVAL, play
+from racedeck.tournament.schedule import Schedule
 from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.store import Store, StoreError
 from racedeck.tournament.worker import VersionMismatch, run_batch
@@ -29,11 +30,12 @@ SPEC = TournamentSpec(game="g", bots=("a", "b"), players=2, matches=6, seed=0)
 
 
 def played(index: int) -> PlayedMatch:
+    scheduled = Schedule(SPEC).match(index)
     record = MatchRecord(
         index=index,
-        seed=index,
-        deal=index,
-        seats=("a", "b"),
+        seed=scheduled.seed,
+        deal=scheduled.deal,
+        seats=scheduled.seats,
         status=OK,
         ranks=(1, 2),
         scores=(5, 3),

@@ -15,7 +15,7 @@ that affordable.
 
 from __future__ import annotations
 
-import json
+import contextlib
 import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -24,7 +24,9 @@ import msgspec
 
 from racedeck.core.errors import RacedeckError
 from racedeck.core.files import FileWriteError, atomic_path
-from racedeck.tournament.record import MatchRecord
+from racedeck.core.shown import shown
+from racedeck.tournament.record import ERROR, STATUSES, MatchRecord
+from racedeck.tournament.schedule import Schedule
 from racedeck.tournament.spec import TournamentSpec, decode_spec, encode_spec
 
 SCHEMA_VERSION = 1
@@ -181,14 +183,32 @@ class Store:
         yield from gaps
 
     def records(self) -> Iterator[MatchRecord]:
-        """Yield every recorded match, in index order."""
+        """Yield every recorded match, in index order.
+
+        Each row is checked against the schedule of the stored spec before it is handed
+        on: a database may come from someone else, and a row that no match of this
+        tournament could have left (altered, or damaged) is a ``StoreError`` naming it,
+        never a wrong standing or a crash further on.
+        """
+        schedule = Schedule(self.spec)
         cursor = self._db.cursor()
         try:
             cursor.execute(f"SELECT {_COLUMNS} FROM matches ORDER BY idx")
             for row in cursor:
-                yield _record(row)
+                record = _record(row)
+                problem = _problem(record, schedule) if record is not None else "unreadable"
+                if problem:
+                    raise StoreError(
+                        f"{self.path}: match {row[0]}: {problem}; the database is damaged"
+                        " or was altered"
+                    )
+                assert record is not None
+                yield record
         finally:
-            cursor.close()
+            # The reader may stop early, and close the database before this generator
+            # is collected: the cursor then went with it.
+            with contextlib.suppress(sqlite3.ProgrammingError):
+                cursor.close()
 
 
 _json = msgspec.json.Encoder().encode
@@ -213,7 +233,12 @@ def _row(record: MatchRecord) -> tuple[object, ...]:
     )
 
 
-def _record(row: tuple[object, ...]) -> MatchRecord:
+_texts = msgspec.json.Decoder(tuple[str, ...])
+_numbers = msgspec.json.Decoder(tuple[int, ...])
+
+
+def _record(row: tuple[object, ...]) -> MatchRecord | None:
+    """Return the record a row stores, or None when its columns do not make one."""
     (
         index,
         seed,
@@ -229,18 +254,48 @@ def _record(row: tuple[object, ...]) -> MatchRecord:
         faults,
         log,
     ) = row
-    return MatchRecord(
-        index=int(index),  # type: ignore[call-overload]
-        seed=int(str(seed)),
-        deal=int(deal),  # type: ignore[call-overload]
-        seats=tuple(json.loads(str(seats))),
-        status=str(status),
-        ranks=tuple(json.loads(str(ranks))),
-        scores=tuple(json.loads(str(scores))),
-        unit=str(unit),
-        events=int(events),  # type: ignore[call-overload]
-        fault_seat=int(fault_seat),  # type: ignore[call-overload]
-        reason=str(reason),
-        faults=tuple(json.loads(str(faults))),
-        log=str(log),
-    )
+    try:
+        return MatchRecord(
+            index=_integer(index),
+            seed=int(str(seed)),
+            deal=_integer(deal),
+            seats=_texts.decode(str(seats)),
+            status=str(status),
+            ranks=_numbers.decode(str(ranks)),
+            scores=_numbers.decode(str(scores)),
+            unit=str(unit),
+            events=_integer(events),
+            fault_seat=_integer(fault_seat),
+            reason=str(reason),
+            faults=_texts.decode(str(faults)),
+            log=str(log),
+        )
+    except (ValueError, TypeError, msgspec.DecodeError):
+        return None
+
+
+def _integer(value: object) -> int:
+    if type(value) is not int:
+        raise TypeError(f"not an integer: {value!r}")
+    return value
+
+
+def _problem(record: MatchRecord, schedule: Schedule) -> str:
+    """Return what is wrong with a record of ``schedule``'s tournament, or ``""``."""
+    if record.index < 0:
+        return "a negative index"
+    expected = schedule.match(record.index)
+    if (record.seed, record.deal, record.seats) != (expected.seed, expected.deal, expected.seats):
+        return "its seed, deal or seats are not the schedule's"
+    if record.status not in STATUSES:
+        return f"unknown status {shown(record.status)}"
+    players = len(record.seats)
+    if not -1 <= record.fault_seat < players:
+        return f"no seat {record.fault_seat}"
+    if record.status == ERROR and not record.ranks and not record.scores:
+        return ""
+    if len(record.ranks) != players or len(record.scores) != players:
+        return f"{players} seats but {len(record.ranks)} ranks and {len(record.scores)} scores"
+    if not all(1 <= rank <= players for rank in record.ranks):
+        return f"ranks {list(record.ranks)} are not places 1 to {players}"
+    return ""
