@@ -44,7 +44,7 @@ def test_the_gate_is_undecided_at_its_match_limit(capsys: pytest.CaptureFixture[
         ],
         capsys,
     )
-    assert code == 2
+    assert code == 5
     assert out.startswith("gate: undecided at the limit of 6 matches: after 6 matches (3 deals)")
 
 

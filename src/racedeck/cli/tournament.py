@@ -80,8 +80,11 @@ class Interrupted(RacedeckError):
     exit_code = 130
 
 
-GATE_EXIT_CODES = {BETTER: 0, NOT_BETTER: 1, UNDECIDED: 2}
-"""The gate's exit status: 0 the candidate is better, 1 it is not, 2 undecided at the limit."""
+GATE_EXIT_CODES = {BETTER: 0, NOT_BETTER: 1, UNDECIDED: 5}
+"""The gate's exit status: 0 the candidate is better, 1 it is not, 5 undecided at the limit.
+
+Undecided has a status of its own, apart from 2 (a usage error), so that a script can tell
+a gate that needs more matches from a command line that was wrong."""
 
 
 tournament_app = typer.Typer(
@@ -387,7 +390,7 @@ def gate_command(
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
-    """Is CANDIDATE better than BASELINE? Exit 0 if so, 1 if not, 2 if undecided at the limit."""
+    """Is CANDIDATE better than BASELINE? Exit 0 if so, 1 if not, 5 if undecided at the limit."""
     every = parse_report_every(report_every) if report_every is not None else DEFAULT_REPORT_EVERY
     if not candidate or not baseline:
         raise UsageError("gate needs --candidate BOT and --baseline BOT")
