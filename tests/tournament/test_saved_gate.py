@@ -255,3 +255,32 @@ def test_a_tournament_or_a_file_that_is_no_database_is_refused_as_a_gates(
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"racedeck: error: {junk}: not a tournament")
     assert junk.read_text() == "<script>not a database</script>\n"
+
+
+def test_a_raised_limit_is_stored_and_the_report_names_the_database_a_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "gate.sqlite"
+    assert run_cli([*GATE, "--max-matches", "4", "--save", str(db)], capsys)[0] == 5
+    assert run_cli([*GATE, "--max-matches", "6", "--save", str(db)], capsys)[0] == 5
+    code, out, _err = run_cli(["tournament", "report", str(db)], capsys)
+    # Not "6 of 4 matches": the spec holds the limit the gate now runs to, and a gate's
+    # count is not called complete or incomplete, since a gate mostly ends at its verdict.
+    assert code == 0
+    assert out.splitlines()[0] == "lacorsa gate, 2 players, seed 3: 6 matches played (limit 6)"
+
+
+def test_tournament_resume_refuses_a_gate_which_only_the_gate_goes_on_with(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "gate.sqlite"
+    assert run_cli([*GATE, "--max-matches", "4", "--save", str(db)], capsys)[0] == 5
+    before = rows(db)
+    code, out, err = run_cli(["tournament", "resume", str(db)], capsys)
+    # A tournament's resume would play the rest of the limit, past any verdict.
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        f"racedeck: error: {db} holds a gate of heuristic against random, which stops at its"
+        f" verdict: run that gate again with --save {db} to go on"
+    ]
+    assert rows(db) == before

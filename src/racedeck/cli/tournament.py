@@ -454,6 +454,8 @@ def _gate_store(path: Path, spec: TournamentSpec, json: bool) -> Store:
             f"{path} holds another gate or tournament (another game, bots, seed, options,"
             " table or time limit); choose another --save"
         )
+    if store.spec.matches != spec.matches:
+        store.set_match_limit(spec.matches)
     if not json:
         typer.echo(f"continuing {path}: {store.count()} matches recorded", err=True)
     return store

@@ -102,8 +102,15 @@ def resume_spec(spec: TournamentSpec, db_path: Path, plugins_dir: Path | None) -
     A database may come from someone else: resuming must not import the ``.py`` files of
     a folder it names, nor write logs where it says. The plugins folder is loaded only
     when ``plugins_dir`` (the user's ``--plugins-dir``) names that same folder, and kept
-    logs go beside the database, as when it was created.
+    logs go beside the database, as when it was created. A gate's database is refused:
+    only the gate goes on with it.
     """
+    if spec.format == "gate":
+        # A gate stops at its verdict; a tournament's resume would play to the limit.
+        raise UsageError(
+            f"{db_path} holds a gate of {spec.bots[0]} against {spec.bots[1]}, which stops"
+            f" at its verdict: run that gate again with --save {db_path} to go on"
+        )
     stored = spec.plugins_dir
     if stored and plugins_dir is None:
         raise UsageError(

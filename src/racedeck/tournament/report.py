@@ -22,10 +22,13 @@ def headline(standings: Standings) -> str:
     extra = ""
     if standings.forfeits or standings.errors:
         extra = f", {standings.forfeits} forfeited, {standings.errors} failed to play"
-    return (
-        f"{spec.game} {spec.format}, {spec.players} players, seed {spec.seed}: "
-        f"{standings.recorded} of {spec.matches} matches ({state}{extra})"
-    )
+    if spec.format == "gate":
+        # A gate ends at its verdict, mostly long before its limit: a count of a limit
+        # would read as unfinished.
+        counted = f"{standings.recorded} matches played (limit {spec.matches}{extra})"
+    else:
+        counted = f"{standings.recorded} of {spec.matches} matches ({state}{extra})"
+    return f"{spec.game} {spec.format}, {spec.players} players, seed {spec.seed}: {counted}"
 
 
 def bot_rows(standings: Standings) -> list[list[str]]:

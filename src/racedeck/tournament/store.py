@@ -145,6 +145,22 @@ class Store:
                 f"{self.path}: match {self._recorded_twice(records)} is already recorded"
             ) from None
 
+    def set_match_limit(self, matches: int) -> None:
+        """Store a new match limit in the spec, every other field kept.
+
+        A gate given a higher limit goes on in the same database; its spec then says the
+        limit it now runs to, as the report and a later run read it.
+        """
+        spec = msgspec.structs.replace(self.spec, matches=matches)
+        try:
+            with self._db:
+                self._db.execute(
+                    "UPDATE meta SET value = ? WHERE key = 'spec'", (encode_spec(spec).decode(),)
+                )
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot store the new match limit: {exc}") from None
+        self.spec = spec
+
     def _recorded_twice(self, records: Sequence[MatchRecord]) -> int | None:
         """Return the index of a record that is in the database or earlier in ``records``."""
         seen: set[int] = set()
