@@ -136,7 +136,7 @@ def test_the_saved_gate_on_the_command_line_gives_one_runs_output(
     assert [row[0] for row in rows(db)] == saved
     # The test's own settings are not the gate's matches: another margin judges them too.
     code, out, err = run_cli([*GATE, "--margin", "0.2", "--save", str(db)], capsys)
-    assert code in (0, 1, 2) and out.startswith("gate: "), err
+    assert code in (0, 1, 5) and out.startswith("gate: "), err
     # It is a tournament database like any other.
     code, out, _err = run_cli(["tournament", "report", str(db)], capsys)
     assert code == 0 and "heuristic" in out and "random" in out
