@@ -19,80 +19,92 @@ import collections
 import functools
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from racedeck.bots.ismcts import Budget, Ismcts
-from racedeck.core.model import ENGINE, Action, Observation
-from racedeck.core.rng import engine_stream
-from racedeck.core.step import NO_CHANCE, resolve
+from racedeck.core.bot import Bot, BotSpec
+from racedeck.core.game import AnyGame
+from racedeck.core.model import Action, Observation, Options
+from racedeck.core.rng import Rng
+from racedeck.core.runner import run_match
 from racedeck.plugins import load_registry
 
+Counts = collections.Counter[tuple[str, str]]
 
-def _search(
-    game_name: str,
-    game: object,
-    sims: int,
-    *,
-    seat: int,
-    players: int,
-    options: object,
-    observation: Observation,
-    legal: Sequence[Action],
-    seed: int,
-) -> Action:
-    """Return what an ISMCTS of ``sims`` simulations chooses, with its own seed."""
-    bot = Ismcts(Budget(simulations=sims, rollout="heuristic"))
-    bot.bind_game(game)  # type: ignore[arg-type]
-    bot.start_match(game_name, seat, players, options)  # type: ignore[arg-type]
-    return bot.act(observation, legal, random.Random(seed))
+
+class _Comparing(Bot):
+    """Plays as the heuristic; at each choice, asks two searches too and counts agreements.
+
+    The match is the heuristic's own (``racedeck play GAME -s heuristic ... --seed S``):
+    the searches only look. Each search has a stream of its own, from the seed, the seat
+    and the number of the decision.
+    """
+
+    def __init__(
+        self,
+        game: AnyGame,
+        options: Options,
+        heuristic: BotSpec,
+        small: int,
+        large: int,
+        counts: Counts,
+        seed: int,
+    ) -> None:
+        self.game, self.options, self.small, self.large = game, options, small, large
+        self.counts, self.seed = counts, seed
+        self.inner = heuristic.factory()
+        self.seat = self.players = self.decisions = 0
+
+    def bind_game(self, game: AnyGame) -> None:
+        """Hand the game to the heuristic too."""
+        self.inner.bind_game(game)
+
+    def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
+        """Start the heuristic's match and remember the table for the searches."""
+        self.inner.start_match(game, seat, players, options)
+        self.seat, self.players = seat, players
+        self.decisions = 0
+
+    def _search(
+        self, sims: int, observation: Observation, legal: Sequence[Action], stream: int
+    ) -> Action:
+        bot = Ismcts(Budget(simulations=sims, rollout="heuristic"))
+        bot.bind_game(self.game)
+        bot.start_match(self.game.name, self.seat, self.players, self.options)
+        seed = ((self.seed * 8 + self.seat) * 1000 + self.decisions) * 2 + stream
+        return bot.act(observation, legal, random.Random(seed))
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        """Play the heuristic's choice, after counting what the searches would play."""
+        choice = self.inner.act(observation, legal, rng)
+        if len(legal) > 1:
+            small, large = self.small, self.large
+            first = self._search(small, observation, legal, 0)
+            again = self._search(small, observation, legal, 1)
+            more = self._search(large, observation, legal, 0)
+            kind = type(legal[0]).__name__
+            self.counts[kind, "decisions"] += 1
+            self.counts[kind, f"{small} = {small} (another seed)"] += first == again
+            self.counts[kind, f"{small} = {large}"] += first == more
+            self.counts[kind, f"{small} = heuristic"] += first == choice
+            self.counts[kind, f"{large} = heuristic"] += more == choice
+        self.decisions += 1
+        return choice
 
 
 def agreement(
-    game_name: str, players: int, seeds: int, small: int, large: int, options: dict[str, object]
-) -> collections.Counter[tuple[str, str]]:
+    game_name: str, players: int, seeds: int, small: int, large: int, options: dict[str, Any]
+) -> Counts:
     """Return the counts per action kind: decisions, and each pair's equal choices."""
     registry = load_registry(entry_points=False)
     game = registry.game(game_name)
     parsed = game.parse_options(options)
     heuristic = registry.bot("heuristic", game_name)
-    counts: collections.Counter[tuple[str, str]] = collections.Counter()
+    counts: Counts = collections.Counter()
     for seed in range(1, seeds + 1):
-        state = game.initial_state(parsed, players)
-        bots = [heuristic.factory() for _ in range(players)]
-        for seat, bot in enumerate(bots):
-            bot.start_match(game_name, seat, players, parsed)
-        events = decisions = 0
-        while not (step := game.next_step(state)).over:
-            if step.engine:
-                turn = resolve(game, state, ENGINE, None, engine_stream(seed, events))
-            else:
-                seat = step.seats[0]
-                legal = game.legal_actions(state, seat)
-                observation = game.observe(state, seat)
-                choice = bots[seat].act(observation, legal, random.Random(seed * 100 + decisions))
-                if len(legal) > 1:
-                    search = functools.partial(
-                        _search,
-                        game_name,
-                        game,
-                        seat=seat,
-                        players=players,
-                        options=parsed,
-                        observation=observation,
-                        legal=legal,
-                    )
-                    base = seed * 1000 + decisions
-                    first, again = search(small, seed=base + 1), search(small, seed=base + 2)
-                    more = search(large, seed=base + 1)
-                    kind = type(legal[0]).__name__
-                    counts[kind, "decisions"] += 1
-                    counts[kind, f"{small} = {small} (another seed)"] += first == again
-                    counts[kind, f"{small} = {large}"] += first == more
-                    counts[kind, f"{small} = heuristic"] += first == choice
-                    counts[kind, f"{large} = heuristic"] += more == choice
-                decisions += 1
-                turn = resolve(game, state, seat, choice, NO_CHANCE)
-            state = turn.state
-            events += len(turn.events)
+        factory = functools.partial(_Comparing, game, parsed, heuristic, small, large, counts, seed)
+        spec = BotSpec(name="heuristic", factory=factory, description="the heuristic, compared")
+        run_match(game, parsed, [spec] * players, seed)
     return counts
 
 
@@ -106,7 +118,7 @@ def main() -> None:
     parser.add_argument("--large", type=int, default=1000, help="simulations of the second")
     parser.add_argument("-o", "--option", action="append", default=[], help="KEY=INT option")
     args = parser.parse_args()
-    options: dict[str, object] = {}
+    options: dict[str, Any] = {}
     for item in args.option:
         key, _, value = item.partition("=")
         options[key] = int(value)

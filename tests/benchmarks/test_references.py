@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
+from collections.abc import Sequence
 
 import pytest
 
-from benchmarks import lacorsa_reference, replay_floor
+from benchmarks import agreement, lacorsa_reference, replay_floor
+from racedeck.core.bot import Bot
 from racedeck.core.log import LogWriter
+from racedeck.core.model import Action, Observation
 from racedeck.core.replay import replay_log
+from racedeck.core.rng import Rng
 from racedeck.core.runner import run_match
 from racedeck.plugins import load_registry
 
@@ -50,3 +55,36 @@ def test_the_plain_loop_plays_whole_races() -> None:
         points, decisions = lacorsa_reference.race(cars, random.Random(cars))
         assert sorted(points, reverse=True) == [9, 6, 4, 3, 2, 1][:cars]
         assert decisions >= cars  # every car qualifies, then the race plays on
+
+
+
+def test_the_agreement_counts_are_the_heuristic_matches_choices_and_repeat() -> None:
+    """``benchmarks.agreement`` looks without playing: the match is the heuristic's own.
+
+    It counts exactly the seat decisions with a choice of a heuristic match on the same
+    seed, no pair's count exceeds them, and a second run gives the same figures.
+    """
+    counts = agreement.agreement("famous-500", 2, 1, 4, 8, {})
+    assert agreement.agreement("famous-500", 2, 1, 4, 8, {}) == counts
+    game = REGISTRY.game("famous-500")
+    heuristic = REGISTRY.bot("heuristic", "famous-500")
+    choices: list[int] = []
+
+    def counting() -> Bot:
+        bot = heuristic.factory()
+        act = bot.act
+
+        def counted(observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+            choices.append(len(legal))
+            return act(observation, legal, rng)
+
+        bot.act = counted  # type: ignore[method-assign]
+        return bot
+
+    spec = dataclasses.replace(heuristic, factory=counting)
+    run_match(game, game.parse_options({}), [spec] * 2, 1)
+    with_choice = sum(1 for n in choices if n > 1)
+    decisions = sum(n for (_kind, column), n in counts.items() if column == "decisions")
+    assert decisions == with_choice > 0
+    for (kind, column), n in counts.items():
+        assert 0 <= n <= counts[kind, "decisions"], (kind, column)
