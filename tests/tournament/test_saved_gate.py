@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -284,3 +285,21 @@ def test_tournament_resume_refuses_a_gate_which_only_the_gate_goes_on_with(
         f" verdict: run that gate again with --save {db} to go on"
     ]
     assert rows(db) == before
+
+
+def test_a_forged_gate_database_cannot_write_control_characters_through_the_refusal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "gate.sqlite"
+    assert run_cli([*GATE, "--max-matches", "2", "--save", str(db)], capsys)[0] == 5
+    with sqlite3.connect(db) as connection:
+        (raw,) = connection.execute("SELECT value FROM meta WHERE key = 'spec'").fetchone()
+        spec = json.loads(raw)
+        spec["bots"][0] = "evil\x1b[2J\rname"
+        connection.execute("UPDATE meta SET value = ? WHERE key = 'spec'", (json.dumps(spec),))
+    code, out, err = run_cli(["tournament", "resume", str(db)], capsys)
+    # A stranger's database names the bots: the one line shows them escaped, never raw.
+    assert code == 2 and out == ""
+    (line,) = err.strip().splitlines()
+    assert "\x1b" not in line and "\r" not in line
+    assert "holds a gate of evil" in line and "which stops at its verdict" in line
