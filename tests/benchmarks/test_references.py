@@ -57,7 +57,6 @@ def test_the_plain_loop_plays_whole_races() -> None:
         assert decisions >= cars  # every car qualifies, then the race plays on
 
 
-
 def test_the_agreement_counts_are_the_heuristic_matches_choices_and_repeat() -> None:
     """``benchmarks.agreement`` looks without playing: the match is the heuristic's own.
 
