@@ -118,9 +118,17 @@ def main() -> None:
     parser.add_argument("--large", type=int, default=1000, help="simulations of the second")
     parser.add_argument("-o", "--option", action="append", default=[], help="KEY=INT option")
     args = parser.parse_args()
+    if min(args.small, args.large, args.seeds, args.players) < 1:
+        parser.error("--small, --large, --seeds and --players must be at least 1")
+    if args.small == args.large:
+        # The two would be the same search, and their columns one name: the first
+        # budget's second seed already compares a budget with itself.
+        parser.error("--small and --large must differ (the small budget is searched twice)")
     options: dict[str, Any] = {}
     for item in args.option:
         key, _, value = item.partition("=")
+        if not value.lstrip("-").isdigit():
+            parser.error(f"-o {item}: expected KEY=INT")
         options[key] = int(value)
     counts = agreement(args.game, args.players, args.seeds, args.small, args.large, options)
     columns = sorted({column for _kind, column in counts if column != "decisions"})

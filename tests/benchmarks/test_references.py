@@ -87,3 +87,25 @@ def test_the_agreement_counts_are_the_heuristic_matches_choices_and_repeat() -> 
     assert decisions == with_choice > 0
     for (kind, column), n in counts.items():
         assert 0 <= n <= counts[kind, "decisions"], (kind, column)
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--small", "200", "--large", "200"], "must differ"),
+        (["--small", "0"], "at least 1"),
+        (["-o", "laps=two"], "-o laps=two"),
+    ],
+)
+def test_the_agreement_refuses_settings_it_would_miscount(
+    args: list[str],
+    named: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Equal budgets would be one search counted under one name twice (a share above 1)."""
+    monkeypatch.setattr("sys.argv", ["agreement", "famous-500", *args])
+    with pytest.raises(SystemExit) as stopped:
+        agreement.main()
+    assert stopped.value.code == 2
+    assert named in capsys.readouterr().err.splitlines()[-1]
