@@ -24,6 +24,7 @@ HOSTILE = (
     "<!--<script>",
     "%%DATA%%",
     "%%TITLE%%",
+    "%%SCRIPT%%",
     f"'\"><svg onload={PWN}>",
 )
 NAMES = ('<img src=x onerror="window.pwned=1">', "<svg onload=window.pwned=1>")

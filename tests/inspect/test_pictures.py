@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from racedeck.cli.app import main
 from racedeck.core.errors import PluginError
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
 from racedeck.inspect.chart import lap_chart
-from racedeck.inspect.html import match_data
+from racedeck.inspect.html import match_data, replay_page
+from racedeck.inspect.page import SCRIPT, TEXT_ONLY, sha256_source
 from racedeck.inspect.pictures import Picture, picture_for
 from racedeck.plugins import Registry, load_registry
+from tests.inspect.browser import Browser
 
 HIGH_CARD = Path(__file__).parents[1] / "conformance" / "plugin_games" / "high_card.py"
 
@@ -57,6 +62,13 @@ def _plugins(folder: Path, *extra: tuple[str, str]) -> Path:
     for name, text in extra:
         (folder / name).write_text(text)
     return folder
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    opened = Browser(tmp_path_factory.mktemp("profile"))
+    yield opened
+    opened.close()
 
 
 @pytest.fixture(scope="module")
@@ -140,3 +152,102 @@ def test_a_games_picture_module_is_imported_only_when_it_is_drawn() -> None:
         "assert loaded() == ['racedeck.games.lacorsa.picture'], loaded()\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True)
+
+
+# -- a game's drawing on the replay page comes with its picture ----------------------------
+
+DRAWN = '''    script = """function (sc) {
+      return '<svg id="high-card"><g class="car" data-car="0" data-points="' + sc.points[0] +
+        '"></g></svg><p id="deck">' + esc(D.board.deck) + '</p>';
+    }"""
+
+    def board(self, view):
+        return {"deck": "one to ten"}
+
+'''
+
+
+def _with_drawing(folder: Path, script: str = DRAWN) -> Path:
+    """The high-card plugin with a picture that brings its own drawing."""
+    folder.mkdir()
+    picture = PICTURE.replace('    axis = "round"\n', '    axis = "round"\n' + script, 1)
+    assert picture != PICTURE
+    (folder / "high_card.py").write_text(HIGH_CARD.read_text() + picture)
+    return folder
+
+
+def _high_card_log(registry: Registry, path: Path) -> Path:
+    game = registry.game("high-card")
+    seats = [registry.bot(name, "high-card") for name in ("heuristic", "random")]
+    with open(path, "wb") as handle:
+        run_match(game, game.parse_options({}), seats, 3, writer=LogWriter(handle))
+    return path
+
+
+def _script_of(page: str) -> str:
+    """The text of the page's one script that runs (the other holds the data)."""
+    return page.split("<script>", 1)[1].split("</script>", 1)[0]
+
+
+def test_the_page_runs_the_drawing_a_plugin_games_picture_brings(tmp_path: Path) -> None:
+    """A game's drawing lives in its own package: the page takes it from the picture."""
+    registry = load_registry(_with_drawing(tmp_path / "plugins"), entry_points=False)
+    page = replay_page(registry, _high_card_log(registry, tmp_path / "h.jsonl"))
+    script = _script_of(page)
+    assert "data-points" in script and "D.board.deck" in script
+    # The page's policy allows exactly this script, by its hash, and nothing else.
+    assert f"script-src '{sha256_source(script)}'" in page
+
+
+def test_a_picture_without_a_drawing_gets_the_text_alone(tmp_path: Path) -> None:
+    registry = load_registry(_plugins(tmp_path / "plugins"), entry_points=False)
+    page = replay_page(registry, _high_card_log(registry, tmp_path / "h.jsonl"))
+    assert "(" + TEXT_ONLY + ")" in _script_of(page)
+
+
+def test_the_page_itself_draws_no_game() -> None:
+    """Adding a game needs no edit of the page: it holds no game's drawing of its own."""
+    registry = load_registry(entry_points=False)
+    assert "%%DRAWING%%" in SCRIPT
+    for name in registry.games:
+        picture = picture_for(registry, registry.game(name))
+        assert picture.script.strip(), name
+        assert picture.script.strip() not in SCRIPT, name
+        assert f'id="{picture.drawing}"' not in SCRIPT, name
+
+
+@pytest.mark.parametrize("closing", ["</script>", "</SCRIPT >", "<!--"])
+def test_a_drawing_that_would_end_the_pages_script_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], closing: str
+) -> None:
+    hostile = f'    script = "function (sc) {{ return \'{closing}<script>window.pwned=1\'; }}"\n'
+    folder = _with_drawing(tmp_path / "plugins", hostile)
+    registry = load_registry(folder, entry_points=False)
+    log = _high_card_log(registry, tmp_path / "h.jsonl")
+    with pytest.raises(PluginError, match="the picture of 'high-card' has a drawing script"):
+        replay_page(registry, log)
+    out = tmp_path / "page.html"
+    args = ["html", str(log), "--out", str(out), "--plugins-dir", str(folder)]
+    assert main(args) == PluginError.exit_code
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'high-card'" in err[0] and "Traceback" not in err[0], err
+    assert not out.exists()
+
+
+def test_a_browser_draws_a_plugin_game_with_its_own_drawing(
+    tmp_path: Path, browser: Browser
+) -> None:
+    registry = load_registry(_with_drawing(tmp_path / "plugins"), entry_points=False)
+    log = _high_card_log(registry, tmp_path / "h.jsonl")
+    page = tmp_path / "h.html"
+    page.write_text(replay_page(registry, log))
+    data = match_data(registry, log)
+    browser.open(page.as_uri(), "document.getElementById('status').dataset.frame")
+    browser.evaluate(
+        "(e => { e.value = e.max; e.dispatchEvent(new Event('input')); })"
+        "(document.getElementById('slider'))"
+    )
+    last = json.loads(data["strings"][data["frames"][-1][1]])
+    drawn = browser.evaluate("document.querySelector('#drawing g.car').dataset.points")
+    assert drawn == str(last["points"][0]) and last["points"][0] > 0
+    assert browser.evaluate("document.getElementById('deck').textContent") == "one to ten"

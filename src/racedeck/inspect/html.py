@@ -20,7 +20,7 @@ import msgspec
 
 from racedeck.core.errors import LogError, UsageError
 from racedeck.core.replay import iter_states
-from racedeck.inspect.page import PAGE, POLICY
+from racedeck.inspect.page import PAGE, STYLE, page_script, policy
 from racedeck.inspect.pictures import picture_for
 from racedeck.inspect.svg import COLOURS
 from racedeck.plugins import Registry
@@ -120,13 +120,20 @@ def _json(value: Any) -> str:
 def replay_page(registry: Registry, path: str | Path, seats: Sequence[int] | None = None) -> str:
     """Return the whole HTML page replaying the match in ``path`` (see ``match_data``)."""
     data = match_data(registry, path, seats)
+    picture = picture_for(registry, registry.game(data["game"]))
+    script = page_script(picture.script, data["game"])
     title = f"{data['title']} - {data['log']}"
-    fill = {"%%POLICY%%": POLICY, "%%TITLE%%": escape(title), "%%DATA%%": script_json(data)}
+    fill = {
+        "%%POLICY%%": policy(script, STYLE),
+        "%%TITLE%%": escape(title),
+        "%%DATA%%": script_json(data),
+        "%%SCRIPT%%": script,
+    }
     # One pass: a title holding "%%DATA%%" stays text, it is not filled in again.
     return _SLOTS.sub(lambda slot: fill[slot.group(0)], PAGE)
 
 
-_SLOTS = re.compile("%%(?:POLICY|TITLE|DATA)%%")
+_SLOTS = re.compile("%%(?:POLICY|TITLE|DATA|SCRIPT)%%")
 
 
 def script_json(value: Any) -> str:

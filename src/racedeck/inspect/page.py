@@ -1,11 +1,12 @@
 """The HTML replay page: markup, style and script, with no outside resources.
 
-``%%TITLE%%`` and ``%%DATA%%`` are filled in by ``racedeck.inspect.html``, in one pass,
-and ``%%POLICY%%`` with a content security policy that lets only this script and this
-style run (by their hashes). The script
-reads the match from the JSON script element, draws the current moment with the game's
-drawing function, and keeps ``#status`` (data attributes) up to date so that tests and
-scripts can read what is shown. A URL fragment ``#event=N&view=S`` opens the page there.
+``%%TITLE%%``, ``%%DATA%%`` and ``%%SCRIPT%%`` are filled in by ``racedeck.inspect.html``,
+in one pass, and ``%%POLICY%%`` with a content security policy that lets only this script
+and this style run (by their hashes). The script is ``SCRIPT`` with the game's drawing
+function put in (``page_script``): each game brings its own through its picture, so the
+page names no game. The script reads the match from the JSON script element, draws the
+current moment with that function, and keeps ``#status`` (data attributes) up to date so
+that tests and scripts can read what is shown. A URL fragment ``#event=N&view=S`` opens the page there.
 """
 
 # The page's script and markup keep their natural line lengths.
@@ -15,6 +16,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
+
+from racedeck.core.errors import PluginError
 
 STYLE = r"""
 body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #222; }
@@ -63,146 +67,12 @@ function swatch(c) {
   return '<svg class="swatch" width="12" height="12"><rect width="12" height="12" rx="2" fill="' + esc(c) + '"/></svg>';
 }
 
-const DRAW = {
-  text: function () { return '<p class="hint">No drawing for this game yet: the text shows the state.</p>'; },
-  strip: function (sc) {
-    const cars = sc.cars;
-    const placed = cars.map((c, i) => [c, i]).filter(([c]) => c.space !== null);
-    let out = '<p>Race ' + sc.race + ' of ' + sc.races + ', lap ' + sc.lap + ', phase ' + esc(sc.phase) + '</p>';
-    if (placed.length) {
-      let lo = Math.min(...placed.map(([c]) => c.space)), hi = Math.max(...placed.map(([c]) => c.space));
-      if (sc.length) { lo = Math.min(lo, 0); hi = Math.max(hi, sc.length - 1); }
-      const W = 78, H = 64, n = hi - lo + 1;
-      out += '<svg id="strip" xmlns="http://www.w3.org/2000/svg" width="' + (n * W + 20) + '" height="' + (H + 46) +
-        '" viewBox="0 0 ' + (n * W + 20) + ' ' + (H + 46) + '">';
-      for (let s = lo; s <= hi; s++) {
-        const x = 10 + (s - lo) * W;
-        out += '<rect x="' + x + '" y="10" width="' + (W - 4) + '" height="' + H + '" fill="#fff" stroke="#bbb"/>';
-        out += '<text x="' + (x + W / 2 - 2) + '" y="' + (H + 28) + '" text-anchor="middle" font-size="11" fill="#777">' + s + '</text>';
-      }
-      for (const [c, i] of placed) {
-        const x = 10 + (c.space - lo) * W;
-        const active = i === sc.active, fight = i === sc.attacker || i === sc.defender;
-        out += '<g class="car" data-car="' + i + '" data-space="' + c.space + '">';
-        out += '<rect x="' + (x + 5) + '" y="18" width="' + (W - 14) + '" height="' + (H - 16) + '" rx="8" fill="' + colour(i) +
-          '" stroke="' + (active ? "#000" : (fight ? "#c00" : "none")) + '" stroke-width="3"/>';
-        out += '<text x="' + (x + W / 2 - 2) + '" y="40" text-anchor="middle" fill="#fff" font-weight="bold" font-size="13">' + esc(c.label) + '</text>';
-        out += '<text x="' + (x + W / 2 - 2) + '" y="57" text-anchor="middle" fill="#fff" font-size="11">' + c.cards + ' cards' + (c.sealed ? ' \u25bc' : '') + '</text>';
-        out += '</g>';
-      }
-      out += '<text x="10" y="' + (H + 44) + '" font-size="11" fill="#555">back of the field \u2190  \u2192 the leader</text>';
-      out += '</svg>';
-    } else {
-      out += '<p class="hint">No car is on the strip now.</p>';
-    }
-    out += '<table id="cars"><tr><th></th><th>car</th><th>space</th><th>cards</th><th>hand</th><th>points</th></tr>';
-    cars.forEach((c, i) => {
-      const hand = c.hand === null ? "hidden" : (c.hand.join(" ") || "-");
-      out += '<tr data-car="' + i + '"><td>' + swatch(colour(i)) + '</td><td>' + esc(c.label) +
-        '</td><td>' + (c.space === null ? "-" : c.space) + '</td><td>' + c.cards + (c.sealed ? " (one face down)" : "") +
-        '</td><td>' + esc(hand) + '</td><td>' + c.points + '</td></tr>';
-    });
-    return out + '</table>';
-  },
-  lanes: function (sc) {
-    const B = D.board, xs = B.distances, lanes = B.lanes;
-    const lo = Math.min(...lanes), hi = Math.max(...lanes);
-    const k = Math.max(6, Math.min(26, 1100 / Math.max(B.length, 1))), row = 26;
-    const W = Math.ceil(B.length * k) + 70, H = (hi - lo + 1) * row + 60;
-    const at = (s) => [30 + xs[s] * k, 24 + (lanes[s] - lo) * row];
-    let out = '<p>' + esc(B.title) + ', race ' + sc.race + ', phase ' + esc(sc.phase) + '</p>';
-    out += '<svg id="lanes" xmlns="http://www.w3.org/2000/svg" width="' + W + '" height="' + H + '" viewBox="0 0 ' + W + ' ' + H + '">';
-    xs.forEach((_, s) => { const [x, y] = at(s); out += '<circle cx="' + x + '" cy="' + y + '" r="4" fill="#ccc"/>'; });
-    B.start.forEach((s, i) => { const [x, y] = at(s); out += '<text x="' + x + '" y="' + (y - 8) + '" font-size="9" text-anchor="middle" fill="#777">#' + (i + 1) + '</text>'; });
-    const fx = 30 + B.length * k + 12;
-    out += '<line x1="' + fx + '" y1="10" x2="' + fx + '" y2="' + (H - 30) + '" stroke="#000" stroke-dasharray="4 3"/>';
-    sc.positions.forEach((s, car) => {
-      if (s < 0) return;
-      const [x, y] = at(s);
-      out += '<g class="car" data-car="' + car + '" data-space="' + s + '"><circle cx="' + x + '" cy="' + y + '" r="9" fill="' + esc(B.colours[car]) +
-        '" stroke="#000"/><text x="' + x + '" y="' + (y + 4) + '" font-size="10" text-anchor="middle" fill="#fff">' + esc(B.codes[car]) + '</text></g>';
-    });
-    out += '<text x="30" y="' + (H - 8) + '" font-size="11" fill="#555">start \u2192 finish (lanes as rows, spaces at their distance)</text></svg>';
-    out += '<table id="cars"><tr><th></th><th>car</th><th>space</th><th>owner</th></tr>';
-    sc.positions.forEach((s, car) => {
-      const where = s === sc.finish ? "finished " + (sc.finished.indexOf(car) + 1) : (s < 0 ? "-" : s);
-      out += '<tr data-car="' + car + '"><td>' + swatch(B.colours[car]) + '</td><td>' + esc(B.codes[car]) +
-        '</td><td>' + where + '</td><td>' + (sc.owner[car] < 0 ? "-" : "seat " + sc.owner[car]) + '</td></tr>';
-    });
-    out += '</table><table id="seats"><tr><th>seat</th><th>money</th><th>cards</th><th>hand</th></tr>';
-    sc.money.forEach((m, seat) => {
-      const hand = sc.hands[seat] === null || sc.hands[seat] === undefined ? "hidden" : (sc.hands[seat].join(" ") || "-");
-      out += '<tr><td>' + seat + '</td><td>' + m + '</td><td>' + sc.hand_sizes[seat] + '</td><td>' + esc(hand) + '</td></tr>';
-    });
-    return out + '</table>';
-  },
-  circuit: function (sc) {
-    const B = D.board, n = B.kinds.length, cx = 270, cy = 170, rx = 220, ry = 120;
-    const fill = ["#222", "#999", "#fff"], kind = ["black", "grey", "white"];
-    const pt = (a, f) => [cx + rx * f * Math.cos(a), cy + ry * f * Math.sin(a)];
-    const ang = (i) => -Math.PI / 2 + 2 * Math.PI * i / n;
-    let out = '<p>' + esc(B.track) + ': lap ' + Math.max(sc.lap, 0) + ' of ' + B.laps + ', section ' + (sc.section + 1) + ' of ' + n + ', phase ' + esc(sc.phase) + '</p>';
-    out += '<svg id="circuit" xmlns="http://www.w3.org/2000/svg" width="560" height="350" viewBox="0 0 560 350">';
-    for (let i = 0; i < n; i++) {
-      const [x1, y1] = pt(ang(i), 1), [x2, y2] = pt(ang(i + 1), 1);
-      out += '<path class="section" data-section="' + i + '" d="M' + x1 + ' ' + y1 + ' A' + rx + ' ' + ry + ' 0 0 1 ' + x2 + ' ' + y2 + '" fill="none" stroke="#555" stroke-width="' + (i === sc.section ? 22 : 18) + '"/>';
-      out += '<path d="M' + x1 + ' ' + y1 + ' A' + rx + ' ' + ry + ' 0 0 1 ' + x2 + ' ' + y2 + '" fill="none" stroke="' + fill[B.kinds[i]] + '" stroke-width="14"' + (B.pits[i] ? ' stroke-dasharray="5 4"' : '') + '/>';
-      const [lx, ly] = pt((ang(i) + ang(i + 1)) / 2, 1.17);
-      out += '<text x="' + lx + '" y="' + ly + '" font-size="10" text-anchor="middle" fill="#444">' + (i + 1) + ' ' + esc(B.names[i]) + '</text>';
-    }
-    if (sc.lap > 0) {
-      [0.86, 0.74].forEach((f, seat) => {
-        const [x, y] = pt((ang(sc.section) + ang(sc.section + 1)) / 2, f);
-        out += '<g class="car" data-car="' + seat + '" data-section="' + sc.section + '"><circle cx="' + x + '" cy="' + y + '" r="9" fill="' + colour(seat) + '"/><text x="' + x + '" y="' + (y + 4) + '" font-size="10" text-anchor="middle" fill="#fff">' + seat + '</text></g>';
-      });
-    }
-    out += '<text x="' + cx + '" y="' + cy + '" text-anchor="middle" font-size="12" fill="#555">black, grey, white sections; dashed: pit</text></svg>';
-    out += '<table id="cars"><tr><th></th><th>seat</th><th>tires</th><th>fuel</th><th>engine</th><th>speed</th><th>hand</th><th>card</th><th>pit</th></tr>';
-    sc.sheets.forEach((sheet, seat) => {
-      const cells = sheet === null ? ["?", "?", "?", "?"] : sheet;
-      const hand = sc.hands[seat] === null ? "hidden" : (sc.hands[seat].join(" ") || "-");
-      const card = sc.revealed[seat] ? sc.revealed[seat] : (sc.laid[seat] ? sc.laid[seat] + " (face down)" : "-");
-      out += '<tr data-car="' + seat + '"><td>' + swatch(colour(seat)) + '</td><td>' + seat + '</td><td>' + cells.map(esc).join("</td><td>") +
-        '</td><td>' + esc(hand) + '</td><td>' + esc(card) + '</td><td>' + (sc.pits[seat] ? "yes" : "") + '</td></tr>';
-    });
-    return out + '</table>' + (sc.winner >= 0 ? '<p>winner: seat ' + sc.winner + '</p>' : '');
-  },
-  wacky: function (sc) {
-    const B = D.board, n = sc.tiles.length, per = 8, W = 112, H = 78;
-    let out = '<p>Race ' + sc.race + ', round ' + sc.round + ', phase ' + esc(sc.phase) + '</p>';
-    if (!n) return out + '<p class="hint">The circuit is not laid out yet.</p>';
-    const rows = Math.ceil(n / per), at = (p) => {
-      const r = Math.floor(p / per), c = r % 2 ? per - 1 - (p % per) : p % per;
-      return [8 + c * W, 8 + (rows - 1 - r) * H];
-    };
-    out += '<svg id="wacky" xmlns="http://www.w3.org/2000/svg" width="' + (per * W + 16) + '" height="' + (rows * H + 16) + '" viewBox="0 0 ' + (per * W + 16) + ' ' + (rows * H + 16) + '">';
-    sc.tiles.forEach((t, p) => {
-      const [x, y] = at(p), trap = sc.traps[p];
-      out += '<rect x="' + x + '" y="' + y + '" width="' + (W - 6) + '" height="' + (H - 6) + '" fill="#fff" stroke="#aaa"/>';
-      out += '<text x="' + (x + 4) + '" y="' + (y + 12) + '" font-size="10" fill="#555">' + p + ' ' + esc(B.tiles[t] || t) + '</text>';
-      if (trap !== -1) out += '<text class="trap" x="' + (x + 4) + '" y="' + (y + H - 10) + '" font-size="10" fill="#c00">trap' + (trap >= 0 ? ": " + esc(B.traps[trap]) : " (face down)") + '</text>';
-      if (sc.dastardly === p) out += '<text x="' + (x + W - 22) + '" y="' + (y + 12) + '" font-size="11" font-weight="bold" fill="#609">D</text>';
-    });
-    const count = {};
-    sc.pos.forEach((p, car) => {
-      const q = Math.min(p, n - 1), [x, y] = at(q), k = count[q] = (count[q] || 0) + 1;
-      out += '<g class="car" data-car="' + car + '" data-space="' + p + '"><circle cx="' + (x + 14 * k) + '" cy="' + (y + 36) + '" r="7" fill="' + colour(car) + '"/><text x="' + (x + 14 * k) + '" y="' + (y + 40) + '" font-size="9" text-anchor="middle" fill="#fff">' + car + '</text></g>';
-    });
-    out += '</svg><table id="cars"><tr><th></th><th>car</th><th>position</th><th>hand</th></tr>';
-    sc.pos.forEach((p, car) => {
-      const hand = car < sc.hands.length ? (sc.hands[car] === null ? "hidden" : sc.hands[car].join(" ")) : "";
-      out += '<tr data-car="' + car + '"><td>' + swatch(colour(car)) + '</td><td>' + esc(sc.labels[car] || car) + '</td><td>' + p +
-        (sc.finished.includes(car) ? " (finished)" : "") + '</td><td>' + esc(hand) + '</td></tr>';
-    });
-    return out + '</table>';
-  },
-};
+const draw = %%DRAWING%%;
 
 function show(f, v) {
   frame = Math.max(0, Math.min(LAST, f));
   if (v !== undefined) view = v;
   const sc = scene(frame, view);
-  const draw = DRAW[D.drawing] || DRAW.text;
   $("drawing").innerHTML = draw(sc);
   $("text").textContent = text(frame, view);
   $("slider").value = frame;
@@ -300,14 +170,35 @@ PAGE = (
   <p class="hint">A seat's view lists the events by kind only.</p></section>
 </main>
 <script type="application/json" id="match">%%DATA%%</script>
-<script>"""
-    + SCRIPT
-    + """</script>
+<script>%%SCRIPT%%</script>
 </body>
 </html>
 """
 )
-"""The page, with ``%%POLICY%%``, ``%%TITLE%%`` and ``%%DATA%%`` still to fill in."""
+"""The page, with ``%%POLICY%%``, ``%%TITLE%%``, ``%%DATA%%`` and ``%%SCRIPT%%`` to fill in."""
+
+TEXT_ONLY = """function () { return '<p class="hint">No drawing for this game: the text shows the state.</p>'; }"""
+"""The drawing of a game whose picture brings none."""
+
+_CLOSING = re.compile(r"</script|<!--", re.IGNORECASE)
+
+
+def page_script(drawing: str, game: str) -> str:
+    """Return the page's script with ``drawing`` as the function that draws a scene.
+
+    ``drawing`` is the script of ``game``'s picture (``Picture.script``), or empty for
+    the text alone. It goes inside the page's one script element, so it may not hold what
+    would end that element or change how it is parsed; a picture's script that does is
+    refused with a ``PluginError`` naming the game.
+    """
+    source = drawing.strip() or TEXT_ONLY
+    found = _CLOSING.search(source)
+    if found is not None:
+        raise PluginError(
+            f"the picture of {game!r} has a drawing script holding {found.group(0)!r}, "
+            "which would end the page's script element (write '<\\/script' in a string)"
+        )
+    return SCRIPT.replace("%%DRAWING%%", "(" + source + ")", 1)
 
 
 def policy(script: str, style: str) -> str:
@@ -327,7 +218,3 @@ def policy(script: str, style: str) -> str:
 def sha256_source(text: str) -> str:
     """Return the CSP source expression that allows exactly ``text`` inline."""
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
-
-
-POLICY = policy(SCRIPT, STYLE)
-"""The policy of the replay page."""

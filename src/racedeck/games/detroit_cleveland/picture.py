@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from racedeck.games.detroit_cleveland import data
+from racedeck.games.detroit_cleveland.drawing import SCRIPT as DRAWING
 from racedeck.games.detroit_cleveland.rules import track_of
 from racedeck.games.detroit_cleveland.state import DetroitClevelandState
 from racedeck.games.detroit_cleveland.track import FINISH, OFF_TRACK
@@ -18,6 +19,7 @@ class DetroitClevelandPicture(Picture):
     """Spaces at their distance along the track, one row per lane."""
 
     drawing = "lanes"
+    script = DRAWING
     axis = "round"
     axis_series = "race.round"
 

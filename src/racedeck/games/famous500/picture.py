@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from racedeck.games.famous500.drawing import SCRIPT as DRAWING
 from racedeck.games.famous500.state import Famous500State
 from racedeck.inspect.pictures.base import Picture
 
@@ -17,6 +18,7 @@ class Famous500Picture(Picture):
     """Two drivers side by side on one circuit; the car sheets tell who leads."""
 
     drawing = "circuit"
+    script = DRAWING
     axis = "lap.section"
     axis_series = "lap.section"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from racedeck.games.lacorsa import data
+from racedeck.games.lacorsa.drawing import SCRIPT as DRAWING
 from racedeck.games.lacorsa.state import LacorsaObservation, LacorsaState
 from racedeck.inspect.pictures.base import Picture
 
@@ -15,6 +16,7 @@ class LacorsaPicture(Picture):
     """The LACORSA strip: back of the field on the left, the leader on the right."""
 
     drawing = "strip"
+    script = DRAWING
 
     def car_labels(self, view: Any) -> list[str]:
         """Return ``C<car>/s<seat>`` per car."""

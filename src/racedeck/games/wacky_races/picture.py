@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from racedeck.games.wacky_races import data
+from racedeck.games.wacky_races.drawing import SCRIPT as DRAWING
 from racedeck.games.wacky_races.state import WackyState
 from racedeck.inspect.pictures.base import Picture
 
@@ -15,6 +16,7 @@ class WackyRacesPicture(Picture):
     """The circuit as a row of positions; each holds racers, maybe a trap and Dastardly."""
 
     drawing = "wacky"
+    script = DRAWING
     axis = "round"
     axis_series = "race.round"
 

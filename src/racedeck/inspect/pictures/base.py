@@ -17,7 +17,13 @@ class Picture:
     """
 
     drawing = "text"
-    """The name of the page's drawing function for this game's scenes."""
+    """The name of this game's drawing (the HTML page reports it; "text": none)."""
+    script = ""
+    """The HTML replay page's drawing of a scene, in JavaScript: a function expression
+    that takes one ``scene`` and returns its markup, run with the page's helpers in scope
+    (``D``, the page's data with ``D.board``; ``esc``; ``colour``; ``swatch``). Empty: the
+    page shows the game's text alone. It lives with the game, so a new game's drawing
+    needs no edit outside its package."""
     axis = "lap"
     """What a tick counts, as the chart's axis names it."""
     axis_series = "race.lap"
