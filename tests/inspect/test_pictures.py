@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from racedeck.cli.app import main
-from racedeck.core.errors import PluginError
+from racedeck.core.errors import EXIT_BAD_INPUT, PluginError
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
 from racedeck.inspect.chart import lap_chart
@@ -228,7 +228,7 @@ def test_a_drawing_that_would_end_the_pages_script_is_refused_in_one_line(
         replay_page(registry, log)
     out = tmp_path / "page.html"
     args = ["html", str(log), "--out", str(out), "--plugins-dir", str(folder)]
-    assert main(args) == PluginError.exit_code
+    assert main(args) == EXIT_BAD_INPUT == 3  # docs/debugging.md: "in one line naming the game (exit 3)"
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "'high-card'" in err[0] and "Traceback" not in err[0], err
     assert not out.exists()
