@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -150,6 +151,27 @@ def test_the_bias_is_the_games_own_at_the_tables_size_unless_set() -> None:
     assert dc[4] < dc[2]
     with pytest.raises(TypeError):
         GAME_BIAS["lacorsa"] = {2: 1.0}  # type: ignore[index]
+
+
+def test_bias_scale_multiplies_the_games_own_bias_and_never_a_set_one() -> None:
+    """``bias_scale`` scales ``GAME_BIAS``; a ``bias`` that is set is taken as it is."""
+    from racedeck.bots.ismcts import GAME_BIAS
+
+    def bias(game_name: str, players: int, **fields: Any) -> float:
+        game = REGISTRY.game(game_name)
+        bot = Ismcts(Budget(rollout="heuristic", **fields))
+        bot.bind_game(game)
+        bot.start_match(game_name, 0, players, game.parse_options({}))
+        return bot._bias
+
+    assert bias("famous-500", 2, bias_scale=2.5) == 2.5 * GAME_BIAS["famous-500"][2] == 10.0
+    assert bias("detroit-cleveland", 4, bias_scale=2.5) == 2.5 * GAME_BIAS["detroit-cleveland"][4]
+    assert bias("lacorsa", 2, bias_scale=2.5) == 0.0  # a game with no bias gets none
+    assert bias("famous-500", 2, bias=1.0, bias_scale=2.5) == 1.0
+    with pytest.raises(ValueError, match="bias_scale must be 0 or more"):
+        Budget(bias_scale=-1.0)
+    with pytest.raises(ValueError, match="bias_scale must be 0 or more"):
+        Budget(bias_scale=float("nan"))
 
 
 @pytest.mark.parametrize("rule", ["ucb1", "regret", "exp3"])

@@ -105,6 +105,7 @@ class Budget:
     sealed: SealedRule = "regret"
     mix: float = 0.1
     bias: float | None = None
+    bias_scale: float = 1.0
     horizon: int | None = None
 
     __parameter_docs__: ClassVar[dict[str, str]] = {
@@ -119,7 +120,9 @@ class Budget:
         "sealed": "selection at sealed simultaneous nodes: regret matching, Exp3 or decoupled UCB1",
         "mix": "share of uniform play mixed into the sealed-node strategy (regret, exp3)",
         "bias": "progressive bias: the heuristic's choice gets bias / (visits + 1) more in UCB1 "
-        "(none: the game's own at the table's size, GAME_BIAS)",
+        "(none: the game's own at the table's size, GAME_BIAS, times bias_scale)",
+        "bias_scale": "what the game's own bias is multiplied by when bias is none: a larger "
+        "budget visits each choice more often, so the same bias fades sooner",
         "horizon": "playout steps before the game's estimate judges the position (none: play "
         "to the end; a game with no estimate always plays to the end)",
     }
@@ -143,6 +146,8 @@ class Budget:
             raise ValueError(f"horizon must be positive, got {self.horizon}")
         if self.bias is not None and not self.bias >= 0:
             raise ValueError(f"bias must be 0 or more, got {self.bias}")
+        if not self.bias_scale >= 0:
+            raise ValueError(f"bias_scale must be 0 or more, got {self.bias_scale}")
         if not self.exploration >= 0:
             raise ValueError(f"exploration must be 0 or more, got {self.exploration}")
         for name in ("epsilon", "rank_weight"):
@@ -230,7 +235,9 @@ class Ismcts(Bot):
         self._seat = seat
         self._options = options
         bias = self.budget.bias
-        self._bias = bias if bias is not None else game_bias(game, players)
+        if bias is None:
+            bias = game_bias(game, players) * self.budget.bias_scale
+        self._bias = bias
         # A game that gives no estimate is played to the end whatever the horizon.
         estimates = type(self._game).estimate is not Game.estimate
         self._horizon = self.budget.horizon if estimates else None
