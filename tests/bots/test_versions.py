@@ -18,7 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from racedeck.bots.plugin import ISMCTS_BUDGETS, SEARCH_VERSION
+from racedeck.bots.ismcts import game_bias
+from racedeck.bots.plugin import (
+    ISMCTS_BUDGETS,
+    SEARCH_VERSION,
+    STRONG_BIAS_SCALE,
+    VARIANT_VERSIONS,
+)
 from racedeck.cli.app import main
 from racedeck.core.errors import EXIT_VERIFY_FAILED
 from racedeck.core.log import LogWriter
@@ -52,13 +58,15 @@ than a decision's legal actions, every simulation tries an untried action first.
 _OPTIONS = {"detroit-cleveland": {"races": 1}, "lacorsa": {"races": 1}}
 
 
-def _fingerprinted(game_name: str, players: int) -> str:
-    """Play ``ismcts`` (small budget) in seat 0, the heuristic in the others, seed 3; hash
-    the event lines."""
+def _fingerprinted(
+    game_name: str, players: int, bot: str = "ismcts", **parameters: float
+) -> str:
+    """Play ``bot`` (``ismcts``, small budget) in seat 0, the heuristic in the others, seed
+    3; hash the event lines."""
     game = REGISTRY.game(game_name)
     options = game.parse_options(_OPTIONS.get(game_name, {}))
-    search = REGISTRY.bot("ismcts", game_name).with_parameters(
-        simulations=_BUDGETS[game_name, players]
+    search = REGISTRY.bot(bot, game_name).with_parameters(
+        simulations=_BUDGETS[game_name, players], **parameters
     )
     seats = [search] + [REGISTRY.bot("heuristic", game_name)] * (players - 1)
     buffer = io.BytesIO()
@@ -73,11 +81,33 @@ def _fingerprinted(game_name: str, players: int) -> str:
     return hashlib.sha256("\n".join(events).encode()).hexdigest()
 
 
-def test_every_ismcts_variant_carries_the_searchs_version() -> None:
+def test_every_ismcts_variant_carries_the_searchs_version_or_its_own() -> None:
     assert SEARCH_VERSION == PINNED_VERSION, "record the fingerprints of the new version"
+    assert dict(VARIANT_VERSIONS) == {"ismcts-strong": "4"}
     for name in ISMCTS_BUDGETS:
         for game_name, _ in FINGERPRINTS:
-            assert REGISTRY.bot(name, game_name).version == SEARCH_VERSION, name
+            wanted = VARIANT_VERSIONS.get(name, SEARCH_VERSION)
+            assert REGISTRY.bot(name, game_name).version == wanted, name
+
+
+@pytest.mark.parametrize(("game_name", "players"), sorted(FINGERPRINTS))
+def test_ismcts_strong_4_is_the_search_with_its_bias_scaled(game_name: str, players: int) -> None:
+    """``ismcts-strong`` version 4 plays as ``ismcts`` with the game's bias times 2.5.
+
+    So its play is pinned by the search's fingerprints, and a gate of
+    ``ismcts:simulations=1000,bias=10`` in Famous 500 is a gate of ``ismcts-strong``.
+    """
+    parameters = REGISTRY.bot("ismcts-strong", game_name).parameters
+    assert getattr(parameters, "bias_scale", None) == STRONG_BIAS_SCALE == 2.5
+    scaled = game_bias(game_name, players) * STRONG_BIAS_SCALE
+    strong = _fingerprinted(game_name, players, "ismcts-strong")
+    assert strong == _fingerprinted(game_name, players, bias=scaled)
+    if not scaled:
+        assert strong == FINGERPRINTS[game_name, players]
+    elif (game_name, players) != ("detroit-cleveland", 2):
+        # The scale is what sets the two apart, where the budget lets the bias count (at
+        # two players Detroit-Cleveland's four simulations only try untried actions).
+        assert strong != FINGERPRINTS[game_name, players]
 
 
 @pytest.mark.parametrize(("game_name", "players"), sorted(FINGERPRINTS))
