@@ -216,11 +216,20 @@ def test_the_page_itself_draws_no_game() -> None:
         assert f'id="{picture.drawing}"' not in SCRIPT, name
 
 
-@pytest.mark.parametrize("closing", ["</script>", "</SCRIPT >", "<!--"])
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        *(
+            f'    script = "function (sc) {{ return \'{closing}<script>window.pwned=1\'; }}"\n'
+            for closing in ("</script>", "</SCRIPT >", "<!--")
+        ),
+        "    script = None\n",
+        "    script = 42\n",
+    ],
+)
 def test_a_drawing_that_would_end_the_pages_script_is_refused_in_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], closing: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], hostile: str
 ) -> None:
-    hostile = f'    script = "function (sc) {{ return \'{closing}<script>window.pwned=1\'; }}"\n'
     folder = _with_drawing(tmp_path / "plugins", hostile)
     registry = load_registry(folder, entry_points=False)
     log = _high_card_log(registry, tmp_path / "h.jsonl")

@@ -191,6 +191,11 @@ def page_script(drawing: str, game: str) -> str:
     would end that element or change how it is parsed; a picture's script that does is
     refused with a ``PluginError`` naming the game.
     """
+    if not isinstance(drawing, str):
+        raise PluginError(
+            f"the picture of {game!r} has a drawing script that is not text: "
+            f"{type(drawing).__name__}"
+        )
     source = drawing.strip() or TEXT_ONLY
     found = _CLOSING.search(source)
     if found is not None:
