@@ -21,7 +21,7 @@ import msgspec
 from racedeck.core.errors import LogError, UsageError
 from racedeck.core.replay import iter_states
 from racedeck.inspect.page import PAGE, STYLE, page_script, policy
-from racedeck.inspect.pictures import picture_for
+from racedeck.inspect.pictures import Picture, picture_for
 from racedeck.inspect.svg import COLOURS
 from racedeck.plugins import Registry
 
@@ -51,6 +51,13 @@ def match_data(
     With ``seats``, the page holds only those seats' views: no state, and the events by
     kind alone, so it can be handed to a player without showing what the seat never saw.
     """
+    return _match(registry, path, seats)[0]
+
+
+def _match(
+    registry: Registry, path: str | Path, seats: Sequence[int] | None
+) -> tuple[dict[str, Any], Picture]:
+    """Return ``match_data`` and the picture it was drawn with (which draws the page)."""
     table = _Table()
     omniscient = seats is None
     events: list[list[Any]] = []
@@ -86,7 +93,7 @@ def match_data(
     if replay is None:
         raise LogError(str(path), 0, "the log has no events to replay")
     result = replay.result
-    return {
+    data = {
         "title": game.title,
         "game": game.name,
         "drawing": picture.drawing,
@@ -102,6 +109,7 @@ def match_data(
         "events": events,
         "frames": frames,
     }
+    return data, picture
 
 
 def _check_seats(seats: Sequence[int] | None, players: int, path: str) -> list[int]:
@@ -119,8 +127,7 @@ def _json(value: Any) -> str:
 
 def replay_page(registry: Registry, path: str | Path, seats: Sequence[int] | None = None) -> str:
     """Return the whole HTML page replaying the match in ``path`` (see ``match_data``)."""
-    data = match_data(registry, path, seats)
-    picture = picture_for(registry, registry.game(data["game"]))
+    data, picture = _match(registry, path, seats)
     script = page_script(picture.script, data["game"])
     title = f"{data['title']} - {data['log']}"
     fill = {

@@ -6,7 +6,8 @@ and this style run (by their hashes). The script is ``SCRIPT`` with the game's d
 function put in (``page_script``): each game brings its own through its picture, so the
 page names no game. The script reads the match from the JSON script element, draws the
 current moment with that function, and keeps ``#status`` (data attributes) up to date so
-that tests and scripts can read what is shown. A URL fragment ``#event=N&view=S`` opens the page there.
+that tests and scripts can read what is shown. A URL fragment ``#event=N&view=S`` opens
+the page there.
 """
 
 # The page's script and markup keep their natural line lengths.
