@@ -260,3 +260,33 @@ def test_a_browser_draws_a_plugin_game_with_its_own_drawing(
     drawn = browser.evaluate("document.querySelector('#drawing g.car').dataset.points")
     assert drawn == str(last["points"][0]) and last["points"][0] > 0
     assert browser.evaluate("document.getElementById('deck').textContent") == "one to ten"
+
+
+def test_the_plugin_guides_example_drawing_draws_its_scene(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """docs/plugins.md's ``MyRacePicture.script``, run by the page on a scene of its shape."""
+    guide = (Path(__file__).parents[2] / "docs" / "plugins.md").read_text(encoding="utf-8")
+    example = guide[guide.index('    script = """function (sc) {') :]
+    example = example[: example.index('}"""') + 4] + "\n"
+    folder = _with_drawing(tmp_path / "plugins", example)
+    plugin = folder / "high_card.py"
+    # The example draws ``positions``: the picture's scene gives the points under that name.
+    scene = 'def scene(self, view):\n        return {"points"'
+    assert plugin.read_text().count(scene) == 1
+    plugin.write_text(plugin.read_text().replace(scene, scene.replace("points", "positions")))
+    registry = load_registry(folder, entry_points=False)
+    log = _high_card_log(registry, tmp_path / "h.jsonl")
+    page = tmp_path / "h.html"
+    page.write_text(replay_page(registry, log))
+    data = match_data(registry, log)
+    browser.open(page.as_uri(), "document.getElementById('status').dataset.frame")
+    browser.evaluate(
+        "(e => { e.value = e.max; e.dispatchEvent(new Event('input')); })"
+        "(document.getElementById('slider'))"
+    )
+    last = json.loads(data["strings"][data["frames"][-1][1]])
+    widths = browser.evaluate(
+        "[...document.querySelectorAll('#bars rect')].map(r => +r.getAttribute('width'))"
+    )
+    assert widths == [4 * p for p in last["positions"]] and any(widths)
