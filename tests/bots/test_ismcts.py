@@ -330,3 +330,33 @@ def test_light_playouts_use_the_games_light_bot_and_the_heuristic_as_adviser() -
 def _counting(act, asked, *args):  # type: ignore[no-untyped-def]
     asked.append(1)
     return act(*args)
+
+
+@pytest.mark.parametrize("game_name", SAMPLED_GAMES)
+def test_a_search_stops_early_only_when_the_whole_budget_would_choose_the_same(
+    game_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once no runner-up can catch the leader, the rest of the budget cannot change the choice.
+
+    So the search stops there, and plays event for event as it would with every simulation
+    run (``docs/bots.md``, "Budgets"): the same action at every decision, for fewer playouts.
+    """
+    game = REGISTRY.game(game_name)
+    options = game.parse_options(dict(game.conformance_options[0]))
+    budget = Budget(simulations=40, rollout="heuristic")
+    decisions = list(islice(_heuristic_decisions(game_name, options, 1, 2), 8))
+    assert len(decisions) == 8
+
+    def search(seat: int, observation, legal, i: int) -> tuple[object, int]:  # type: ignore[no-untyped-def]
+        bot = Ismcts(budget)
+        bot.bind_game(game)
+        bot.start_match(game.name, seat, 2, options)
+        return bot.act(observation, legal, random.Random(i)), bot.last_simulations
+
+    early = [search(seat, obs, legal, i) for i, (seat, obs, legal, _) in enumerate(decisions)]
+    monkeypatch.setattr("racedeck.bots.ismcts._settled", lambda *_: False)
+    whole = [search(seat, obs, legal, i) for i, (seat, obs, legal, _) in enumerate(decisions)]
+    assert [action for action, _ in early] == [action for action, _ in whole]
+    assert all(ran == 40 for _, ran in whole)
+    assert all(20 < ran <= 40 for _, ran in early), "never before half the budget"
+    assert sum(ran for _, ran in early) < 8 * 40, "some decision was settled early"

@@ -275,14 +275,18 @@ class Ismcts(Bot):
                 )
             steps += self._simulate(root, state, search_rng)
             simulations += 1
+            # Stop once no runner-up could catch the leader in the simulations left: the
+            # choice is the one the whole budget makes, for less (the leader needs more
+            # visits than are left, so not before half the budget).
+            limit = budget.simulations
+            if (
+                limit is not None
+                and 2 * simulations > limit
+                and _settled(root.tables.get(self._seat, {}), legal, limit - simulations)
+            ):
+                break
         self.last_simulations, self.last_steps = simulations, steps
-        table = root.tables.get(self._seat, {})
-        best, most = legal[0], -1.0
-        for action in legal:
-            stats = table.get(action)
-            if stats is not None and stats[0] > most:
-                best, most = action, stats[0]
-        return best
+        return _most_tried(root.tables.get(self._seat, {}), legal)[0]
 
     def _simulate(self, root: _Node, state: Any, rng: random.Random) -> int:
         """Run one simulation from ``state``; return how many forward-model steps it took."""
@@ -421,6 +425,27 @@ class Ismcts(Bot):
                     resolve(turn, seat, action)
             steps += len(seats)
             state = turn.state
+
+
+def _most_tried(table: Mapping[Action, Row], legal: Sequence[Action]) -> tuple[Action, float]:
+    """Return the legal action with the most visits (the first on a tie) and its visits."""
+    best, most = legal[0], -1.0
+    for action in legal:
+        stats = table.get(action)
+        if stats is not None and stats[0] > most:
+            best, most = action, stats[0]
+    return best, most
+
+
+def _settled(table: Mapping[Action, Row], legal: Sequence[Action], left: int) -> bool:
+    """Whether ``left`` more visits to any one other action could not change the choice.
+
+    Each simulation adds at most one visit at the root, so an action that trails the
+    leader by more than ``left`` visits cannot draw level, whatever the simulations do.
+    """
+    best, most = _most_tried(table, legal)
+    runner_up = max((stats[0] for action, stats in table.items() if action != best), default=0)
+    return most - runner_up > left
 
 
 def _started(game: AnyGame, name: str, players: int, options: Options) -> list[Bot] | None:
