@@ -1,9 +1,13 @@
 """The gate records of ``benchmarks/gates/`` are the gates ``docs/bots.md`` reports.
 
 Each row of the docs' "Gate records" table names a record, the verdict it holds and the
-matches that verdict came after, and the command that played it. The command is run on a copy of the record with the
-limit set to the matches saved, so it judges them and plays nothing: it must accept the
-record as its own gate and end with the row's verdict after the row's matches.
+matches that verdict came after, and the command that played it. The command is run on a
+copy of the record with the limit set to the row's matches, so it judges saved matches and
+plays nothing: it must accept the record as its own gate and end with the row's verdict
+after the row's matches. A verdict reached sooner ends the gate before the limit, and one
+reached later leaves it undecided at the limit, so the count is checked both ways; a
+record stopped with matches in flight (a later match saved, an earlier one not) is judged
+on the whole deals before the gap, as going on from it would judge them.
 """
 
 from __future__ import annotations
@@ -71,9 +75,8 @@ def test_a_gate_record_gives_its_rows_verdict_from_its_rows_command(
     assert saved >= int(row["matches"])
     args = shlex.split(row["command"])[1:]
     assert args[args.index("--save") + 1] == record
-    args = _with(
-        _with(_with(args, "--save", str(copy)), "--max-matches", str(saved)), "--workers", "1"
-    )
+    limit = row["matches"]
+    args = _with(_with(_with(args, "--save", str(copy)), "--max-matches", limit), "--workers", "1")
     code = main([*args, "--json"])
     out = capsys.readouterr().out
     verdict = json.loads(out.splitlines()[-1])
