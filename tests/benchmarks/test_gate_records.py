@@ -7,7 +7,7 @@ plays nothing: it must accept the record as its own gate and end with the row's 
 after the row's matches. A verdict reached sooner ends the gate before the limit, and one
 reached later leaves it undecided at the limit, so the count is checked both ways; a
 record stopped with matches in flight (a later match saved, an earlier one not) is judged
-on the whole deals before the gap, as going on from it would judge them.
+on the whole deals before the gap, which are the matches its row counts.
 """
 
 from __future__ import annotations
