@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import time
@@ -19,6 +20,7 @@ from racedeck.tournament.gate import BETTER, UNDECIDED, Sprt, run_gate
 from racedeck.tournament.plan import plan_tournament
 from racedeck.tournament.record import MatchRecord, PlayedMatch
 from racedeck.tournament.spec import TournamentSpec
+from racedeck.tournament.store import Store
 from tests.tournament.conftest import rows, rows_or_none, run_cli
 from tests.tournament.test_gate import GATE as BASE
 from tests.tournament.test_live import _racedeck
@@ -303,3 +305,34 @@ def test_a_forged_gate_database_cannot_write_control_characters_through_the_refu
     (line,) = err.strip().splitlines()
     assert "\x1b" not in line and "\r" not in line
     assert "holds a gate of evil" in line and "which stops at its verdict" in line
+
+
+def test_a_running_gates_record_is_judged_without_a_copy_and_copied_whole_by_a_backup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "gate.sqlite"
+    spec = _spec(6)
+    wal = db.with_name(db.name + "-wal")
+    judge = ["gate", "--db", str(db), "--candidate", "heuristic", "--baseline", "random"]
+    with Store.create(db, spec) as running:
+        run_gate(spec, InlineExecutor(), Sprt(), on_played=running.add_many)
+        # The gate still holds its database open, so its matches sit in the write-ahead log.
+        assert wal.stat().st_size > 0, "the test needs a live log"
+        code, out, _err = run_cli(judge, capsys)
+        assert code == 5
+        assert out.startswith("gate: undecided over the saved matches: after 6 matches (3 deals) ")
+        code, out, _err = run_cli(["tournament", "report", str(db)], capsys)
+        assert code == 0
+        assert out.splitlines()[0] == "lacorsa gate, 2 players, seed 3: 6 matches played (limit 6)"
+        # Neither reader wrote: the gate goes on committing to a database no one else changed.
+        before = (db.read_bytes(), wal.read_bytes())
+        run_cli(judge, capsys)
+        run_cli(["tournament", "report", str(db)], capsys)
+        assert (db.read_bytes(), wal.read_bytes()) == before
+        plain, backup = tmp_path / "plain.sqlite", tmp_path / "backup.sqlite"
+        shutil.copyfile(db, plain)
+        with sqlite3.connect(db) as source, sqlite3.connect(backup) as target:
+            source.backup(target)
+        # What docs/tournaments.md warns of: the file alone lacks what the log still holds.
+        assert rows(plain) == []
+        assert rows(backup) == rows(db) and len(rows(backup)) == 6
