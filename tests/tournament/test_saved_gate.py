@@ -318,6 +318,7 @@ def test_a_running_gates_record_is_judged_without_a_copy_and_copied_whole_by_a_b
         run_gate(spec, InlineExecutor(), Sprt(), on_played=running.add_many)
         # The gate still holds its database open, so its matches sit in the write-ahead log.
         assert wal.stat().st_size > 0, "the test needs a live log"
+        before = (db.read_bytes(), wal.read_bytes())
         code, out, _err = run_cli(judge, capsys)
         assert code == 5
         assert out.startswith("gate: undecided over the saved matches: after 6 matches (3 deals) ")
@@ -325,9 +326,6 @@ def test_a_running_gates_record_is_judged_without_a_copy_and_copied_whole_by_a_b
         assert code == 0
         assert out.splitlines()[0] == "lacorsa gate, 2 players, seed 3: 6 matches played (limit 6)"
         # Neither reader wrote: the gate goes on committing to a database no one else changed.
-        before = (db.read_bytes(), wal.read_bytes())
-        run_cli(judge, capsys)
-        run_cli(["tournament", "report", str(db)], capsys)
         assert (db.read_bytes(), wal.read_bytes()) == before
         plain, backup = tmp_path / "plain.sqlite", tmp_path / "backup.sqlite"
         shutil.copyfile(db, plain)
