@@ -70,3 +70,61 @@ def test_watching_in_another_thread_changes_nothing() -> None:
     worker.start()
     worker.join()
     assert seen == [signal.default_int_handler]
+
+
+def test_held_keeps_ctrl_c_back_until_the_block_ends() -> None:
+    reached: list[str] = []
+    with pytest.raises(KeyboardInterrupt), interrupts.held():
+        signal.raise_signal(signal.SIGINT)
+        reached.append("the rest of the block")
+    assert reached == ["the rest of the block"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_held_keeps_back_a_sigterm_that_stops_the_run() -> None:
+    reached: list[str] = []
+    with pytest.raises(KeyboardInterrupt), interrupts.sigterm_interrupts():
+        with interrupts.held():
+            signal.raise_signal(signal.SIGTERM)
+            reached.append("the rest of the block")
+        reached.append("after the block")
+    assert reached == ["the rest of the block"]
+
+
+def test_held_without_a_signal_raises_nothing_and_restores_the_handlers() -> None:
+    with interrupts.sigterm_interrupts():
+        with interrupts.held():
+            assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+            assert signal.getsignal(signal.SIGTERM) is not interrupts._on_sigterm
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert signal.getsignal(signal.SIGTERM) is interrupts._on_sigterm
+
+
+def test_held_inside_held_hands_the_signal_to_the_outer_block() -> None:
+    reached: list[str] = []
+    with pytest.raises(KeyboardInterrupt), interrupts.held():
+        with interrupts.held():
+            signal.raise_signal(signal.SIGINT)
+        reached.append("the rest of the outer block")
+    assert reached == ["the rest of the outer block"]
+
+
+def test_held_leaves_an_ignored_ctrl_c_ignored() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with interrupts.held():
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        signal.raise_signal(signal.SIGINT)
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+
+
+def test_held_in_another_thread_changes_nothing() -> None:
+    seen: list[object] = []
+
+    def run() -> None:
+        with interrupts.held():
+            seen.append(signal.getsignal(signal.SIGINT))
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    assert seen == [signal.default_int_handler]

@@ -76,6 +76,55 @@ def watching() -> AbstractContextManager[None]:
     return _Watching()
 
 
+_HELD = (int(signal.SIGINT), int(signal.SIGTERM))
+"""The signals ``held`` keeps back: Ctrl-C, and SIGTERM where it stops a run as Ctrl-C does."""
+
+
+class _Holding:
+    """The block ``held`` returns: Ctrl-C and SIGTERM wait for its end, then act."""
+
+    __slots__ = ("_arrived", "_previous")
+
+    def __init__(self) -> None:
+        self._previous: list[tuple[int, Any]] = []
+        self._arrived: list[int] = []
+
+    def _hold(self, signum: int, frame: FrameType | None) -> None:
+        self._arrived.append(signum)
+
+    def __enter__(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for signum in _HELD:
+            handler = _raw_signal.getsignal(signum)
+            # Only a Python handler raises inside the block. A signal ignored, or left to
+            # its default action (which ends the process outright), is left as it is.
+            if callable(handler):
+                _raw_signal.signal(signum, self._hold)
+                self._previous.append((signum, handler))
+
+    def __exit__(self, *exc_info: object) -> None:
+        previous, self._previous = self._previous, []
+        for signum, handler in previous:
+            _raw_signal.signal(signum, handler)
+        # Taken after every handler is back: a signal that comes later meets its own.
+        arrived, self._arrived = self._arrived, []
+        handlers = dict(previous)
+        for signum in arrived:
+            handlers[signum](signum, None)
+
+
+def held() -> AbstractContextManager[None]:
+    """Keep Ctrl-C and SIGTERM back while the block runs; their handlers act when it ends.
+
+    For work that must not be cut in two: reading one message from a pipe takes several
+    system calls, and an interrupt between them would leave half of it behind, for the
+    next read to take as a whole one. Only the main thread gets signals; elsewhere the
+    block changes nothing.
+    """
+    return _Holding()
+
+
 def is_bots_own(exc: BaseException) -> bool:
     """Return True when ``exc``, raised out of a bot's code, is the bot's and not an interrupt."""
     return not (isinstance(exc, (KeyboardInterrupt, SystemExit)) and received())
