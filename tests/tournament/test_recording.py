@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import io
+import signal
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -119,6 +120,28 @@ def test_ctrl_c_still_commits_every_match_finished_before_it(tmp_path: Path) -> 
     with Store.create(db, SPEC) as store, pytest.raises(KeyboardInterrupt):
         play(store, Interrupted())
     assert [row[0] for row in rows(db)] == [0, 1, 2, 3]
+
+
+def test_ctrl_c_during_the_transaction_records_each_match_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ctrl-C landing just after the commit, before the write returns, once left the
+    # matches held as if rolled back: the last commit wrote them again and failed.
+    db = tmp_path / "t.sqlite"
+    add_many = Store.add_many
+
+    def interrupted_add_many(store: Store, records: list[MatchRecord]) -> None:
+        add_many(store, records)
+        signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(Store, "add_many", interrupted_add_many)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with Store.create(db, SPEC) as store, pytest.raises(KeyboardInterrupt):
+            play(store, Scripted(db, idle=1.0))  # its first three are committed on a tick
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert [row[0] for row in rows(db)] == [0, 1, 2]
 
 
 def test_a_batch_of_rows_is_written_whole_or_not_at_all(tmp_path: Path) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import subprocess
@@ -15,6 +17,7 @@ import pytest
 
 from racedeck.core.errors import EXIT_BAD_INPUT, EXIT_USAGE
 from racedeck.core.log import LogReader
+from racedeck.tournament.executors import MatchStream
 from tests.tournament.conftest import PLUGINS, rows, rows_or_none, run_cli
 
 SMALL = ["tournament", "lacorsa", "--bot", "heuristic", "--bot", "random", "-o", "races=1"]
@@ -255,7 +258,7 @@ def test_ctrl_c_stops_with_exit_130_and_says_how_to_resume(tmp_path: Path) -> No
         time.sleep(0.05)
     os.killpg(process.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
     out, err = process.communicate(timeout=60)
-    assert process.returncode == 130
+    assert process.returncode == 130, err.decode()
     saved = [row[0] for row in rows(db)]
     told = "match finished in this run and is" if len(saved) == 1 else (
         "matches finished in this run and are"
@@ -265,6 +268,40 @@ def test_ctrl_c_stops_with_exit_130_and_says_how_to_resume(tmp_path: Path) -> No
         f" saved ({len(saved)} of 100000 in all), resume with: racedeck tournament resume {db}"
     )
     assert saved and len(saved) < 100000 and out == b""
+    # Nothing else went wrong on the way out: no worker's traceback, no leaked semaphore.
+    assert "Traceback" not in err.decode() and "Warning" not in err.decode()
+
+
+def test_ctrl_c_in_the_middle_of_reading_a_match_tears_and_loses_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A message is a length, then the pickle, each read by its own system call; Ctrl-C
+    # between the two once left the pickle in the pipe, and stop's read took it for a
+    # length: "Ran out of input", and the run ended "aborted" with exit 1, not 130.
+    stream = MatchStream(multiprocessing.get_context("spawn"))
+    sent = [f"match {index}" for index in range(3)]
+    writer, _lock = stream.worker_end()
+    for match in sent:
+        writer.send(match)
+    reads: list[int] = []
+    read = multiprocessing.connection.Connection._recv  # type: ignore[attr-defined]
+
+    def interrupted_read(connection: object, size: int) -> object:
+        reads.append(size)
+        if len(reads) == 4:  # the second match's pickle, after its length
+            signal.raise_signal(signal.SIGINT)
+        return read(connection, size)
+
+    monkeypatch.setattr(multiprocessing.connection.Connection, "_recv", interrupted_read)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            stream.drain()
+        assert len(reads) == 6  # every message was read whole before Ctrl-C was let through
+        assert stream.drain() == sent
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        stream.close()
 
 
 def test_a_bot_that_kills_its_worker_costs_its_match_only(

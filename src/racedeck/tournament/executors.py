@@ -18,6 +18,7 @@ The Ray executor is in ``racedeck.tournament.ray_executor``.
 from __future__ import annotations
 
 import abc
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -28,7 +29,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from racedeck.core import proctree
+from racedeck.core import interrupts, proctree
 from racedeck.tournament.record import PlayedMatch
 from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.worker import attach_stream, died_record, run_batch, stream_batch
@@ -54,6 +55,7 @@ def submitted(pool: ProcessPoolExecutor, fn: Any, *args: Any) -> Future[Any]:
     submission racing with that fails with ``OSError: handle is closed`` instead of
     ``BrokenProcessPool`` (CPython before 3.12). Both mean the same here: the pool is
     broken, and the batch is played again like every other batch the pool lost.
+
     """
     try:
         return pool.submit(fn, *args)
@@ -170,43 +172,63 @@ class LocalExecutor(Executor):
                 if suspects:
                     yield self._isolated(spec, suspects.popleft())
                     continue
-                while len(pending) < 2 * self.workers:
-                    batch = next(source, [])
-                    if not batch:
-                        break
-                    pending[submitted(self._pool, stream_batch, spec, batch)] = batch
+                # Ctrl-C is let in while the driver waits, not in the pool's bookkeeping:
+                # landing just after a lock there was taken, it would leave the lock held,
+                # for the pool's manager thread to wait on forever, or for the driver to
+                # deadlock on as it stops the pool.
+                with interrupts.held():
+                    while len(pending) < 2 * self.workers:
+                        batch = next(source, [])
+                        if not batch:
+                            break
+                        pending[submitted(self._pool, stream_batch, spec, batch)] = batch
                 if not pending:
                     return
                 self._stream.wait(wait)
-                # Futures first: a batch that is done has sent every match before returning.
-                done = [future for future in pending if future.done()]
-                broken = any(isinstance(f.exception(), BrokenProcessPool) for f in done)
+                with interrupts.held():
+                    # Futures first: a batch that is done has sent every match before
+                    # returning.
+                    done = [future for future in pending if future.done()]
+                    broken = any(isinstance(f.exception(), BrokenProcessPool) for f in done)
                 if not broken:
                     played = self._stream.drain()
                     received.update(match.record.index for match in played)
                     if played or (tick is not None and not done):
                         yield played
-                lost: list[int] = []
-                for future in done:
-                    batch = pending.pop(future)
-                    if broken:
-                        # Its matches may still sit in the broken pool's pipe.
-                        lost.extend(batch)
-                    else:
-                        future.result()  # a worker's own error (a version mismatch) stops the run
-                        received.difference_update(batch)
-                if broken:
-                    # What the broken pool's batches had not handed back is played again,
-                    # one match at a time, to find the match that takes its worker down.
-                    for batch in pending.values():
-                        lost.extend(batch)
-                    suspects = deque(sorted(set(lost) - received))
-                    pending.clear()
-                    received.clear()
-                    self._restart()
+                with interrupts.held():
+                    self._settle(done, pending, received, broken, suspects)
         finally:
-            for future in pending:
-                future.cancel()
+            with interrupts.held():
+                for future in pending:
+                    future.cancel()
+
+    def _settle(
+        self,
+        done: list[Future[int]],
+        pending: dict[Future[int], Batch],
+        received: set[int],
+        broken: bool,
+        suspects: deque[int],
+    ) -> None:
+        """Retire the batches that are done; after a broken pool, queue what it lost."""
+        lost: list[int] = []
+        for future in done:
+            batch = pending.pop(future)
+            if broken:
+                # Its matches may still sit in the broken pool's pipe.
+                lost.extend(batch)
+            else:
+                future.result()  # a worker's own error (a version mismatch) stops the run
+                received.difference_update(batch)
+        if broken:
+            # What the broken pool's batches had not handed back is played again, one
+            # match at a time, to find the match that takes its worker down.
+            for batch in pending.values():
+                lost.extend(batch)
+            suspects.extend(sorted(set(lost) - received))
+            pending.clear()
+            received.clear()
+            self._restart()
 
     def _isolated(self, spec: TournamentSpec, index: int) -> list[PlayedMatch]:
         """Play one match alone, every bot in a process of its own.
@@ -215,10 +237,14 @@ class LocalExecutor(Executor):
         ``isolate``); only if the worker still dies is the match the engine's error.
         """
         try:
-            played: list[PlayedMatch] = submitted(
-                self._pool, run_batch, spec, [index], True
-            ).result()
-            return played
+            with interrupts.held():
+                running = submitted(self._pool, run_batch, spec, [index], True)
+            while True:
+                # Waited for in short spells with Ctrl-C held, for the reason in ``run``;
+                # one that came during a spell is raised at its end.
+                with interrupts.held(), contextlib.suppress(TimeoutError):
+                    played: list[PlayedMatch] = running.result(IDLE_POLL)
+                    return played
         except BrokenProcessPool:
             self._restart()
             return [PlayedMatch(died_record(spec, index))]
@@ -280,6 +306,8 @@ class MatchStream:
     def __init__(self, context: Any) -> None:
         self._reader, self._writer = context.Pipe(duplex=False)
         self._lock = context.Lock()
+        self._received: list[PlayedMatch] = []
+        """Matches read off the pipe and not returned yet (a drain cut short by Ctrl-C)."""
 
     def worker_end(self) -> tuple[Any, Any]:
         """Return what a worker needs to send: the writing end and the lock."""
@@ -290,10 +318,16 @@ class MatchStream:
         return bool(self._reader.poll(timeout))
 
     def drain(self) -> list[PlayedMatch]:
-        """Return every match waiting in the pipe."""
-        played: list[PlayedMatch] = []
-        while self._reader.poll(0):
-            played.append(self._reader.recv())
+        """Return every match waiting in the pipe.
+
+        Ctrl-C waits until the pipe is read to the end of a message, or the next read
+        (``stop``'s) would start in the middle of one; the matches read by then stay here
+        for that next read, so none is lost.
+        """
+        with interrupts.held():
+            while self._reader.poll(0):
+                self._received.append(self._reader.recv())
+        played, self._received = self._received, []
         return played
 
     def close(self) -> None:

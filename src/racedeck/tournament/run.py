@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
 
+from racedeck.core import interrupts
 from racedeck.tournament.executors import DEFAULT_MAX_BATCH, Batch, Executor
 from racedeck.tournament.logs import LogKeeper
 from racedeck.tournament.record import MatchRecord, PlayedMatch
@@ -76,29 +77,35 @@ class Recorder:
         """Take the matches of a finished batch (none after an idle tick); commit if due."""
         now = time.monotonic()
         if played:
-            if not self._pending:
-                self._oldest = now
-            self._pending.extend(self._logs.keep(match) for match in played)
+            # Held whole: Ctrl-C would otherwise cut the batch in two, or land just after
+            # the log writers' pool took a lock, which ``close`` would then wait on forever.
+            with interrupts.held():
+                if not self._pending:
+                    self._oldest = now
+                self._pending.extend(self._logs.keep(match) for match in played)
         if self._pending and (
             len(self._pending) >= self._rows or now - self._oldest >= self._interval
         ):
             self.commit()
 
     def commit(self) -> None:
-        """Write the held matches in one transaction, once their logs are on disk."""
-        pending, self._pending = self._pending, []
-        if not pending:
+        """Write the held matches in one transaction, once their logs are on disk.
+
+        Ctrl-C waits until the transaction is over. Between the commit and the line after
+        it, it would leave committed matches held, for ``close`` to write them twice;
+        waiting for a log, just after taking its future's lock, it would leave the lock
+        held, and the log's writer, then ``close``, waiting on it forever.
+        """
+        if not self._pending:
             return
-        for _record, written in pending:
-            if written is not None:
-                written.result()
-        records = [record for record, _written in pending]
-        try:
+        with interrupts.held():
+            for _record, written in self._pending:
+                if written is not None:
+                    written.result()
+            records = [record for record, _written in self._pending]
             self.store.add_many(records)
-        except KeyboardInterrupt:  # the transaction was rolled back: keep them for close()
-            self._pending = pending + self._pending
-            raise
-        self.recorded += len(records)
+            self._pending = []
+            self.recorded += len(records)
         if self._on_record is not None:
             for record in records:
                 self._on_record(record)
