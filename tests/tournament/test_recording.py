@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import io
+import os
 import signal
 import sqlite3
 import time
@@ -17,7 +18,7 @@ import pytest
 from racedeck.core.errors import EXIT_BAD_INPUT
 from racedeck.core.log import LogReader
 from racedeck.plugins import load_registry
-from racedeck.tournament.executors import Batch, Executor
+from racedeck.tournament.executors import Batch, Executor, LocalExecutor, submitted
 from racedeck.tournament.plan import plan_tournament, with_log_dir
 from racedeck.tournament.record import OK, MatchRecord, PlayedMatch
 from racedeck.tournament.run import COMMIT_INTERVAL, play
@@ -167,6 +168,22 @@ def spec(tmp_path: Path) -> TournamentSpec:
         entry_points=False,
     )
     return with_log_dir(planned, tmp_path / "nowhere" / "t.sqlite")
+
+
+def test_ctrl_c_while_a_worker_is_still_starting_does_not_kill_it(spec: TournamentSpec) -> None:
+    # A worker spends its first moments loading the engine, before it can ignore Ctrl-C;
+    # a Ctrl-C pressed then once killed it, printing a traceback, and broke the pool.
+    executor = LocalExecutor(1)
+    try:
+        future = submitted(executor._pool, run_batch, spec, [0])
+        workers = list(executor._pool._processes.values())  # type: ignore[union-attr]
+        assert workers
+        for worker in workers:
+            os.kill(worker.pid, signal.SIGINT)  # what a terminal does to every process
+        assert [match.record.index for match in future.result(timeout=120)] == [0]
+        assert all(worker.is_alive() for worker in workers)
+    finally:
+        executor.close()
 
 
 def test_a_worker_writes_nothing_and_sends_each_log_home_compressed(

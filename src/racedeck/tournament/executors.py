@@ -56,13 +56,21 @@ def submitted(pool: ProcessPoolExecutor, fn: Any, *args: Any) -> Future[Any]:
     ``BrokenProcessPool`` (CPython before 3.12). Both mean the same here: the pool is
     broken, and the batch is played again like every other batch the pool lost.
 
+    The pool starts its workers as work is submitted, each a new interpreter that takes a
+    moment to load the engine before it can ignore Ctrl-C; Ctrl-C in that moment would
+    kill it, printing a traceback. So it is blocked while submitting: a worker keeps
+    the blocked signal through ``exec``, until it ignores it (``_ignore_interrupts``).
+    Here a Ctrl-C that comes meanwhile is raised as soon as the submission is done.
     """
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         return pool.submit(fn, *args)
     except (BrokenProcessPool, OSError) as error:
         broken: Future[Any] = Future()
         broken.set_exception(BrokenProcessPool(f"the worker pool broke: {error}"))
         return broken
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def shut(pool: ProcessPoolExecutor, wait: bool) -> None:
@@ -349,6 +357,9 @@ def _ignore_interrupts() -> None:
     (``kill -9``) leaves no worker behind.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Blocked from the start (``submitted``); once ignored, a Ctrl-C still pending is
+    # dropped, and the worker's own children start with the signal ignored, not blocked.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     proctree.die_with_parent()
     if os.getppid() == 1:  # the driver was gone before the line above took effect
         os._exit(1)
