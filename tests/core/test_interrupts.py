@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 
 import pytest
 
@@ -59,11 +60,14 @@ def test_watching_leaves_a_handler_someone_else_set_alone() -> None:
         signal.signal(signal.SIGINT, previous)
 
 
-def test_watching_in_another_thread_changes_nothing() -> None:
+@pytest.mark.parametrize("block", [interrupts.watching, interrupts.held])
+def test_a_block_in_another_thread_changes_nothing(
+    block: Callable[[], AbstractContextManager[None]],
+) -> None:
     seen: list[object] = []
 
     def run() -> None:
-        with interrupts.watching():
+        with block():
             seen.append(signal.getsignal(signal.SIGINT))
 
     worker = threading.Thread(target=run)
@@ -72,23 +76,16 @@ def test_watching_in_another_thread_changes_nothing() -> None:
     assert seen == [signal.default_int_handler]
 
 
-def test_held_keeps_ctrl_c_back_until_the_block_ends() -> None:
-    reached: list[str] = []
-    with pytest.raises(KeyboardInterrupt), interrupts.held():
-        signal.raise_signal(signal.SIGINT)
-        reached.append("the rest of the block")
-    assert reached == ["the rest of the block"]
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-
-
-def test_held_keeps_back_a_sigterm_that_stops_the_run() -> None:
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_held_keeps_ctrl_c_or_sigterm_back_until_the_block_ends(signum: int) -> None:
     reached: list[str] = []
     with pytest.raises(KeyboardInterrupt), interrupts.sigterm_interrupts():
         with interrupts.held():
-            signal.raise_signal(signal.SIGTERM)
+            signal.raise_signal(signum)
             reached.append("the rest of the block")
         reached.append("after the block")
     assert reached == ["the rest of the block"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_held_without_a_signal_raises_nothing_and_restores_the_handlers() -> None:
@@ -115,16 +112,3 @@ def test_held_leaves_an_ignored_ctrl_c_ignored() -> None:
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
         signal.raise_signal(signal.SIGINT)
     assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
-
-
-def test_held_in_another_thread_changes_nothing() -> None:
-    seen: list[object] = []
-
-    def run() -> None:
-        with interrupts.held():
-            seen.append(signal.getsignal(signal.SIGINT))
-
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join()
-    assert seen == [signal.default_int_handler]
