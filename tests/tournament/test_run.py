@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -62,10 +63,13 @@ def test_a_local_ray_instance_plays_the_same_tournament(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pytest.importorskip("ray")
+    level = logging.getLogger("ray").level
     local = _run_standings(tmp_path, capsys, "local", ["--workers", "2"])
     on_ray = _run_standings(tmp_path, capsys, "ray", ["--executor", "ray", "--workers", "2"])
     assert rows(tmp_path / "ray.sqlite") == rows(tmp_path / "local.sqlite")
     assert on_ray == local
+    # Ray's log level is back as it was once the instance is gone.
+    assert logging.getLogger("ray").level == level
 
 
 def test_json_prints_one_line_per_match_then_the_standings(
@@ -231,7 +235,10 @@ def test_bad_input_is_one_line_and_a_distinct_exit_code(
     assert not (tmp_path / "x.sqlite").exists()
 
 
-def test_ctrl_c_stops_with_exit_130_and_says_how_to_resume(tmp_path: Path) -> None:
+@pytest.mark.parametrize("executor", ["local", "ray"])
+def test_ctrl_c_stops_with_exit_130_and_says_how_to_resume(tmp_path: Path, executor: str) -> None:
+    if executor == "ray":
+        pytest.importorskip("ray")
     db = tmp_path / "t.sqlite"
     command = [
         sys.executable,
@@ -242,6 +249,8 @@ def test_ctrl_c_stops_with_exit_130_and_says_how_to_resume(tmp_path: Path) -> No
         "100000",
         "--workers",
         "2",
+        "--executor",
+        executor,
         "--db",
         str(db),
     ]
@@ -257,8 +266,12 @@ def test_ctrl_c_stops_with_exit_130_and_says_how_to_resume(tmp_path: Path) -> No
     while not rows_or_none(db) and time.monotonic() < deadline:
         time.sleep(0.05)
     os.killpg(process.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
+    asked = time.monotonic()
     out, err = process.communicate(timeout=60)
+    took = time.monotonic() - asked
     assert process.returncode == 130, err.decode()
+    # About a second; a local Ray instance takes a second or so more to shut down.
+    assert took < (3.0 if executor == "local" else 6.0), f"stopping took {took:.1f} s"
     saved = [row[0] for row in rows(db)]
     told = "match finished in this run and is" if len(saved) == 1 else (
         "matches finished in this run and are"
@@ -268,8 +281,9 @@ def test_ctrl_c_stops_with_exit_130_and_says_how_to_resume(tmp_path: Path) -> No
         f" saved ({len(saved)} of 100000 in all), resume with: racedeck tournament resume {db}"
     )
     assert saved and len(saved) < 100000 and out == b""
-    # Nothing else went wrong on the way out: no worker's traceback, no leaked semaphore.
-    assert "Traceback" not in err.decode() and "Warning" not in err.decode()
+    # Nothing else went wrong on the way out: no worker's traceback, no leaked semaphore,
+    # and nothing but racedeck's line (a local Ray instance's own warnings are held back).
+    assert err.decode().count("\n") == 1, err.decode()
 
 
 def test_ctrl_c_in_the_middle_of_reading_a_match_tears_and_loses_nothing(

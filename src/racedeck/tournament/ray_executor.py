@@ -30,6 +30,7 @@ cluster rates the driver's time per record is what limits the run.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import socket
 from collections import deque
@@ -120,18 +121,31 @@ class RayExecutor(Executor):
         self._started = False
         self._shipped: str | None = None
         """The ``--plugins-dir`` every worker of this job runs in a copy of."""
+        self._ray_level: int | None = None
+        """The level of Ray's logger before a local instance was started, to restore."""
         if not ray.is_initialized():
             if address is not None:
                 _check_reachable(address)
-            ray.init(
-                address=address or "local",
-                runtime_env={"working_dir": plugins_dir} if plugins_dir else None,
-                num_cpus=None if address else (workers or default_workers()),
-                include_dashboard=False,
-                object_store_memory=None if address else LOCAL_OBJECT_STORE,
-                log_to_driver=False,
-                configure_logging=False,
-            )
+            else:
+                # A local instance is the run's own, started and stopped with it: Ray's
+                # warnings about it (token authentication, where its object store lives)
+                # are nothing a user acts on, and would be the only lines on stderr that
+                # are not racedeck's. A cluster's are its owner's to see.
+                self._ray_level = logging.getLogger("ray").level
+                logging.getLogger("ray").setLevel(logging.ERROR)
+            try:
+                ray.init(
+                    address=address or "local",
+                    runtime_env={"working_dir": plugins_dir} if plugins_dir else None,
+                    num_cpus=None if address else (workers or default_workers()),
+                    include_dashboard=False,
+                    object_store_memory=None if address else LOCAL_OBJECT_STORE,
+                    log_to_driver=False,
+                    configure_logging=False,
+                )
+            except BaseException:
+                self.close()
+                raise
             self._started = True
             self._shipped = plugins_dir
             self._quiet(True)
@@ -327,6 +341,9 @@ class RayExecutor(Executor):
             self._ray.shutdown()
             self._quiet(False)
             self._started = False
+        if self._ray_level is not None:
+            logging.getLogger("ray").setLevel(self._ray_level)
+            self._ray_level = None
 
 
 def _check_reachable(address: str) -> None:
