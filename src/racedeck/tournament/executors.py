@@ -157,6 +157,15 @@ class LocalExecutor(Executor):
             initializer=_start_worker,
             initargs=stream.worker_end(),
         )
+        # Every worker is started now, while nothing can break the pool. A pool otherwise
+        # starts one whenever work is submitted and no worker is idle, and a start racing
+        # with a worker's death (a bot that kills its process) breaks CPython's clean-up of
+        # the broken pool: its manager thread dies iterating the workers as one is added,
+        # the new worker dies unpickling a queue the clean-up closed, and each prints a
+        # traceback. A pool with all its workers starts no other (none is set to retire).
+        with interrupts.held():
+            for _ in range(self.workers):
+                submitted(pool, _ready)
         return pool, stream
 
     def _restart(self) -> None:
@@ -342,6 +351,10 @@ class MatchStream:
         """Close both ends in this process."""
         self._reader.close()
         self._writer.close()
+
+
+def _ready() -> None:
+    """Do nothing: submitted once a worker, so that a new pool starts them all at once."""
 
 
 def _start_worker(writer: Any, lock: Any) -> None:
