@@ -241,8 +241,11 @@ def test_a_pool_has_every_worker_before_any_match_so_a_dying_one_races_no_start(
     # new worker died unpickling the queue the clean-up had closed, each with a traceback.
     executor = LocalExecutor(2)
     try:
+        assert not executor._pool._processes, "nothing to play yet: no worker started"
+        assert executor._submit(os.getpid).result(timeout=60) > 0
         assert len(executor._pool._processes) == 2
         executor._restart()  # what a broken pool gets
+        assert executor._submit(os.getpid).result(timeout=60) > 0
         assert len(executor._pool._processes) == 2
     finally:
         executor.close()

@@ -157,16 +157,25 @@ class LocalExecutor(Executor):
             initializer=_start_worker,
             initargs=stream.worker_end(),
         )
-        # Every worker is started now, while nothing can break the pool. A pool otherwise
-        # starts one whenever work is submitted and no worker is idle, and a start racing
-        # with a worker's death (a bot that kills its process) breaks CPython's clean-up of
-        # the broken pool: its manager thread dies iterating the workers as one is added,
-        # the new worker dies unpickling a queue the clean-up closed, and each prints a
-        # traceback. A pool with all its workers starts no other (none is set to retire).
-        with interrupts.held():
-            for _ in range(self.workers):
-                submitted(pool, _ready)
+        self._full = False
+        """Whether the pool has started all its workers (``_submit``)."""
         return pool, stream
+
+    def _submit(self, fn: Any, *args: Any) -> Future[Any]:
+        """Submit ``fn(*args)``; the pool's first submission starts all its workers at once.
+
+        A pool otherwise starts a worker whenever work is submitted and none is idle, and
+        a start racing with a worker's death (a bot that kills its process) breaks
+        CPython's clean-up of the broken pool: its manager thread dies iterating the
+        workers as one is added, the new worker dies unpickling a queue the clean-up
+        closed, and each prints a traceback. A pool with all its workers starts no other
+        (none is set to retire). Called with Ctrl-C held, as every submission is.
+        """
+        if not self._full:
+            for _ in range(self.workers):
+                submitted(self._pool, _ready)
+            self._full = True
+        return submitted(self._pool, fn, *args)
 
     def _restart(self) -> None:
         shut(self._pool, wait=False)
@@ -198,7 +207,7 @@ class LocalExecutor(Executor):
                         batch = next(source, [])
                         if not batch:
                             break
-                        pending[submitted(self._pool, stream_batch, spec, batch)] = batch
+                        pending[self._submit(stream_batch, spec, batch)] = batch
                 if not pending:
                     return
                 self._stream.wait(wait)
@@ -255,7 +264,7 @@ class LocalExecutor(Executor):
         """
         try:
             with interrupts.held():
-                running = submitted(self._pool, run_batch, spec, [index], True)
+                running = self._submit(run_batch, spec, [index], True)
             while True:
                 # Waited for in short spells with Ctrl-C held, for the reason in ``run``;
                 # one that came during a spell is raised at its end.
