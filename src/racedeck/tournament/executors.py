@@ -146,20 +146,20 @@ class LocalExecutor(Executor):
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._context = multiprocessing.get_context("spawn")
-        self._pool, self._stream = self._start()
+        self._start()
         self._stopped = False
 
-    def _start(self) -> tuple[ProcessPoolExecutor, MatchStream]:
-        stream = MatchStream(self._context)
-        pool = ProcessPoolExecutor(
+    def _start(self) -> None:
+        """Make a new pool and the stream its workers send matches into."""
+        self._stream = MatchStream(self._context)
+        self._pool = ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=self._context,
             initializer=_start_worker,
-            initargs=stream.worker_end(),
+            initargs=self._stream.worker_end(),
         )
         self._full = False
         """Whether the pool has started all its workers (``_submit``)."""
-        return pool, stream
 
     def _submit(self, fn: Any, *args: Any) -> Future[Any]:
         """Submit ``fn(*args)``; the pool's first submission starts all its workers at once.
@@ -181,7 +181,7 @@ class LocalExecutor(Executor):
         shut(self._pool, wait=False)
         # A worker ended by the broken pool may have left half a message: start afresh.
         self._stream.close()
-        self._pool, self._stream = self._start()
+        self._start()
 
     def run(
         self, spec: TournamentSpec, batches: Iterable[Batch], tick: float | None = None
