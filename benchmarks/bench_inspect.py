@@ -86,7 +86,7 @@ class Ticker(Game[Count, Action, Tick, TickerObservation, Options]):
     def legal_actions(self, state, seat):  # type: ignore[no-untyped-def]
         return []
 
-    def resolve(self, turn, actor, action):  # type: ignore[no-untyped-def]
+    def take(self, turn, actor, action):  # type: ignore[no-untyped-def]
         turn.emit(Tick(by=turn.state.ticks % 6 + 1))
 
     def evolve(self, state, event):  # type: ignore[no-untyped-def]

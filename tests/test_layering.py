@@ -170,3 +170,77 @@ def test_events_are_folded_in_one_place_and_read_from_logs_in_one_place() -> Non
     """Outside the games, only the step folds events and only replay decodes a log's events."""
     assert _attribute_users("evolve") == {"racedeck.core.step"}
     assert _attribute_users("event_decoder") == {"racedeck.core.game", "racedeck.core.replay"}
+
+
+def _all_imports(module: str) -> set[str]:
+    """Return the racedeck modules ``module`` names in any import, ``TYPE_CHECKING`` ones too."""
+    path = MODULES[module]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            target = _target(name)
+            if target is not None and target != module:
+                found.add(target)
+    return found
+
+
+def _cycle_in(modules: set[str]) -> list[str] | None:
+    """Return one cycle among ``modules`` (every import counted), or None."""
+    graph = {module: _all_imports(module) & modules for module in modules}
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(module: str) -> list[str] | None:
+        state[module] = 1
+        path.append(module)
+        for other in sorted(graph[module]):
+            if state.get(other) == 1:
+                return [*path[path.index(other) :], other]
+            if other not in state and (found := visit(other)):
+                return found
+        path.pop()
+        state[module] = 2
+        return None
+
+    for module in sorted(graph):
+        if module not in state and (found := visit(module)):
+            return found
+    return None
+
+
+GAME_PACKAGES = sorted(
+    {".".join(m.split(".")[:3]) for m in MODULES if m.startswith("racedeck.games.")}
+)
+
+
+def test_the_walk_finds_every_game_package() -> None:
+    assert {
+        "racedeck.games.lacorsa",
+        "racedeck.games.detroit_cleveland",
+        "racedeck.games.famous500",
+        "racedeck.games.wacky_races",
+    } <= set(GAME_PACKAGES)
+
+
+def test_a_cycle_of_type_only_imports_counts() -> None:
+    """The game check sees what the package-wide one leaves out: imports for types only."""
+    assert "racedeck.games.wacky_races.resolution" in _all_imports(
+        "racedeck.games.wacky_races.traps"
+    )
+    assert "racedeck.games.wacky_races.resolution" not in GRAPH["racedeck.games.wacky_races.traps"]
+
+
+def test_no_game_package_has_an_import_cycle() -> None:
+    """A game's rule modules form layers: one that calls another never is called back by it,
+    not even through an object that forwards the call (it would import the caller for
+    its type). Every import counts here, those under ``if TYPE_CHECKING:`` too."""
+    for package in GAME_PACKAGES:
+        modules = {m for m in MODULES if m == package or m.startswith(package + ".")}
+        cycle = _cycle_in(modules)
+        assert cycle is None, "import cycle: " + " -> ".join(cycle or [])

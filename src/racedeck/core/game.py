@@ -1,8 +1,9 @@
 """The contract every game implements: a pure decider.
 
 ``initial_state`` gives the state before anything happened; ``next_step`` says who acts;
-``legal_actions`` enumerates a seat's choices; ``resolve`` emits the events of a legal
-choice (or of the engine's own turn) into a ``Turn`` that folds each as it is emitted;
+``legal_actions`` enumerates a seat's choices; ``take`` emits the events of a legal
+choice (or of the engine's own turn) into a ``Turn`` that folds each as it is emitted, and
+``follow`` adds the automatic consequences one by one (``resolve`` loops it);
 ``evolve`` folds one event into a state; ``observe`` cuts a state down to what one seat
 may know; ``result`` scores a finished match. Only the engine's turn may draw random
 numbers, and what it draws goes into events.
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, final
 
 import msgspec
 
@@ -74,15 +75,39 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
     def legal_actions(self, state: StateT, seat: int) -> Sequence[ActionT]:
         """Return every legal action of ``seat``, in a fixed order."""
 
-    @abc.abstractmethod
+    @final
     def resolve(self, turn: Turn[StateT, EventT], actor: int, action: ActionT | None) -> None:
-        """Emit into ``turn`` the events of ``actor`` taking the legal ``action``.
+        """Emit into ``turn`` the events of ``actor`` taking ``action``, then what follows.
+
+        The one way a decision becomes events, in every game: ``take`` emits the action's
+        own events, then ``follow`` is asked again and again for the automatic
+        consequences until it has nothing more to add. A game writes those two, never
+        this loop.
+        """
+        self.take(turn, actor, action)
+        follow = self.follow
+        while follow(turn):
+            pass
+
+    @abc.abstractmethod
+    def take(self, turn: Turn[StateT, EventT], actor: int, action: ActionT | None) -> None:
+        """Emit into ``turn`` the events of ``actor`` taking the legal ``action`` itself.
 
         ``actor`` is ``ENGINE`` (with ``None``) for the engine's own turn, which may draw
-        from ``turn.rng``. The core has checked the action against ``legal_actions``;
-        automatic consequences are emitted here too, each read off ``turn.state`` after
-        the events before it.
+        from ``turn.rng``. The core has checked the action against ``legal_actions``.
+        What follows from these events without a decision is ``follow``'s.
         """
+
+    def follow(self, turn: Turn[StateT, EventT]) -> bool:
+        """Emit the next automatic consequence of ``turn.state``; return False when none is due.
+
+        A consequence is read off ``turn.state`` after the events before it (a reveal once
+        both sealed cards are down, a sale, a draw from the top of a pile, a turn that
+        ends itself). On a seat's turn it must draw nothing (``turn.engine`` is False):
+        work that needs chance waits for the engine's turn, whose consequences may draw.
+        The default: nothing ever follows.
+        """
+        return False
 
     def explain_illegal(self, state: StateT, seat: int, action: object) -> str:
         """Return why ``action`` is not legal for ``seat`` (only asked when it is not).

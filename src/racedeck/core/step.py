@@ -56,6 +56,11 @@ class Turn(Generic[StateT, EventT]):
         self.events: list[EventT] = []
         self.rng = rng
 
+    @property
+    def engine(self) -> bool:
+        """Whether this is the engine's turn: the only one whose work may draw random numbers."""
+        return self.rng is not NO_CHANCE
+
     def emit(self, event: EventT) -> StateT:
         """Record ``event``, fold it into the state, and return the state after it."""
         state: StateT = self._evolve(self.state, event)

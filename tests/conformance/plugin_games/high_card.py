@@ -129,7 +129,7 @@ class HighCard(Game[HighCardState, Lay, HighCardEvent, HighCardObservation, High
             return ()
         return tuple(Lay(card=c) for c in state.hands[seat])
 
-    def resolve(
+    def take(
         self, turn: Turn[HighCardState, HighCardEvent], actor: int, action: Lay | None
     ) -> None:
         """Deal, lay, or reveal."""

@@ -21,7 +21,7 @@ from racedeck.games.detroit_cleveland.events import (
     RaceDealt,
 )
 from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions, track_of
-from racedeck.games.detroit_cleveland.rules import DetroitCleveland, emit_consequences
+from racedeck.games.detroit_cleveland.rules import DetroitCleveland
 from racedeck.games.detroit_cleveland.state import DetroitClevelandState, Switch
 from racedeck.games.detroit_cleveland.track import FINISH, OFF_TRACK
 
@@ -95,7 +95,8 @@ def act(
 def consequences(state: DetroitClevelandState) -> list[DetroitClevelandEvent]:
     """Return what follows from ``state`` with no decision to make."""
     turn: Turn[DetroitClevelandState, DetroitClevelandEvent] = Turn(GAME, state, NO_CHANCE)
-    emit_consequences(turn)
+    while GAME.follow(turn):
+        pass
     return turn.events
 
 
@@ -117,7 +118,8 @@ def deal(
         hands = tuple(tuple(deck[s::players]) for s in range(players))
     turn: Turn[DetroitClevelandState, DetroitClevelandEvent] = Turn(GAME, state, NO_CHANCE)
     turn.emit(RaceDealt(race=0, dealer=dealer, hands=hands, bidding=bidding))
-    emit_consequences(turn)
+    while GAME.follow(turn):
+        pass
     return turn.state
 
 

@@ -39,6 +39,7 @@ from tests.games.wacky_races.helpers import (
     make,
     of,
     play,
+    play_on,
 )
 
 
@@ -204,7 +205,7 @@ def test_sawtooth_moves_traps_with_the_tile() -> None:
         traps={6: TRAP["painted_tunnel"], 8: TRAP["oil_slick"]},
         round=0,
     )
-    events, after = play(state, UseAdvantage(advantage=1))
+    events, after = play_on(state, UseAdvantage(advantage=1))
     assert kinds(events)[:3] == ["AdvantageUsed", "TilesSwapped", "TrapSprung"]
     assert of(events, TilesSwapped)[0].position == 5
     assert of(events, TrapSprung)[0].car == 0  # the trap came to Rufus's position
@@ -216,7 +217,7 @@ def test_sawtooth_moves_traps_with_the_tile() -> None:
         traps={8: TRAP["oil_slick"]},
         round=0,
     )
-    events, after = play(state, UseAdvantage(advantage=1))
+    events, after = play_on(state, UseAdvantage(advantage=1))
     assert of(events, TrapSprung)[0].car == 0 and after.pos[0] == 6
     state = make(players=2, racers=(RUFUS, ARMY), pos=(10, 9, 5, 0, 1, 1))
     assert UseAdvantage(advantage=1) not in G.legal_actions(state, 0)  # no tile ahead in stage

@@ -26,6 +26,7 @@ from tests.games.wacky_races.helpers import (
     make,
     of,
     play,
+    play_on,
 )
 
 
@@ -37,13 +38,13 @@ def test_dastardly_moves_to_the_next_trap_free_tile_of_the_top_cards_terrain() -
     Dick Dastardly and Muttley move, from where they are now, to the next position that shows that terrain type and does not hold a trap card.
     """
     state = make(players=2, pos=(9, 10, 0, 1, 1, 2), hands=((P, F, M), (D,)), round=0, traps={6: 0})
-    _, state = play(state, PlayStep(cards=(P,)))  # 9 -> 10? full? 10 has one racer: lands on 10
-    events, _after = play(state, EndTurn())
+    _, state = play_on(state, PlayStep(cards=(P,)))  # 9 -> 10? full? 10 has one racer: lands on 10
+    events, _after = play_on(state, EndTurn())
     assert kinds(events)[:2] == ["TurnEnded", "DastardlyMoved"]
     assert of(events, TurnEnded)[0].drawn == (M,)  # drawn before Dastardly looks
     assert of(events, DastardlyMoved)[0].to == 5  # Prairie at 5; the Prairie at 9 is further
     state = make(players=2, pos=(9, 10, 0, 1, 1, 2), top=D, traps={3: 0}, dastardly=-1, round=0)
-    events, _ = play(state, EndTurn())
+    events, _ = play_on(state, EndTurn())
     assert of(events, DastardlyMoved)[0].to == 7  # the Desert at 3 holds a trap
 
 
@@ -55,7 +56,7 @@ def test_dastardly_ahead_of_every_racer_lays_a_trap_and_drops_behind_the_last() 
     Having placed a trap, they move back to the space just behind the last driver.
     """
     state = make(players=2, pos=(4, 3, 2, 2, 3, 4), top=P, dastardly=4, round=0)
-    events, after = play(state, EndTurn())
+    events, after = play_on(state, EndTurn())
     laid = of(events, TrapLaid)[0]
     assert laid.position == 5 and after.traps[5] == laid.trap
     assert [e.to for e in of(events, DastardlyMoved)] == [5, 1]
@@ -68,7 +69,7 @@ def test_dastardly_not_ahead_of_every_racer_stays_where_he_advanced() -> None:
     - If not, they stay where they advanced to.
     """
     state = make(players=2, pos=(4, 9, 2, 2, 3, 4), top=P, dastardly=-1, round=0)
-    events, after = play(state, EndTurn())
+    events, after = play_on(state, EndTurn())
     assert after.dastardly == 5 and not of(events, TrapLaid)
 
 
@@ -87,11 +88,11 @@ def test_the_turn_ends_after_dastardly_and_passes_clockwise() -> None:
     The next player, clockwise, takes their turn.
     """
     state = make(players=3, pos=(4, 5, 6, 2, 3, 2), top=D, round=0)
-    events, after = play(state, EndTurn())
+    events, after = play_on(state, EndTurn())
     names = kinds(events)
     assert names.index("DastardlyMoved") < names.index("TurnStarted")
     assert of(events, TurnStarted)[0].seat == 1 and after.active == 1
-    events, after = play(after, EndTurn())
+    events, after = play_on(after, EndTurn())
     assert after.active == 2
 
 

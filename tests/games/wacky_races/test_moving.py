@@ -30,6 +30,7 @@ from tests.games.wacky_races.helpers import (
     make,
     of,
     play,
+    play_on,
     set_up_race,
 )
 
@@ -165,7 +166,7 @@ def test_every_turn_starts_with_three_cards() -> None:
     turn starts.
     """
     state = make(players=2, hands=((D, F, P), (D,)), round=0)
-    events, after = play(state, EndTurn())
+    events, after = play_on(state, EndTurn())
     assert after.active == 1 and after.phase == "turn"
     assert [e.cards for e in of(events, CardsDrawn) if e.seat == 1] == [(P, M)]
     assert after.hands[1] == (D, P, M)
@@ -174,7 +175,7 @@ def test_every_turn_starts_with_three_cards() -> None:
 def test_short_turn_hands_keeps_the_version_1_reading() -> None:
     """The option ``short_turn_hands`` (off by default): no refill as a turn starts."""
     state = make(players=2, hands=((D, F, P), (D,)), round=0, options={"short_turn_hands": True})
-    events, after = play(state, EndTurn())
+    events, after = play_on(state, EndTurn())
     assert after.active == 1 and after.hands[1] == (D,)
     assert not [e for e in of(events, CardsDrawn) if e.seat == 1]
 

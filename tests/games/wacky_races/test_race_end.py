@@ -27,7 +27,7 @@ from tests.games.wacky_races.helpers import (
 def test_the_first_racer_onto_the_finish_wins() -> None:
     """Published: the player whose racer reaches the Finish Line tile first wins."""
     state = make(players=2, pos=(20, 19, 18, 17, 16, 15), hands=((D, F, P), (D,)))
-    events, after = play(state, PlayStep(cards=(D,)))
+    events, after = play_on(state, PlayStep(cards=(D,)))
     assert after.finished == (0,) and after.phase == "over"
     ended = of(events, RaceEnded)[0]
     assert ended.order[:3] == (0, 1, 2)

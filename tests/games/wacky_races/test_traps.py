@@ -40,13 +40,17 @@ from tests.games.wacky_races.helpers import (
 VICTIM = (ARMY, PAT)
 
 
-def _spring(trap: str, **fields: object):  # type: ignore[no-untyped-def]
-    """Seat 0 steps from 3 onto a trap on 4 (round 0, so no neutral racers move after)."""
+def _spring(trap: str, engine_too: bool = True, **fields: object):  # type: ignore[no-untyped-def]
+    """Seat 0 steps from 3 onto a trap on 4 (round 0, so no neutral racers move after).
+
+    The engine then ends the turn (unless ``engine_too`` is False): the events and the state
+    are those after it."""
     fields.setdefault("pos", (3, 9, 0, 0, 1, 1))
     fields.setdefault("round", 0)
     fields.setdefault("racers", VICTIM)
     state = make(players=2, traps={4: TRAP[trap]}, **fields)  # type: ignore[arg-type]
-    events, after = play(state, PlayStep(cards=(fields.get("card", D),)))  # type: ignore[arg-type]
+    card = PlayStep(cards=(fields.get("card", D),))  # type: ignore[arg-type]
+    events, after = play_on(state, card) if engine_too else play(state, card)
     sprung = of(events, TrapSprung)
     assert sprung and sprung[0].car == 0 and sprung[0].advantage == -1
     assert after.traps[4] == -1 and after.trap_discard[TRAP[trap]] == 1
@@ -92,7 +96,7 @@ def test_giant_fly_swatter_exhausts_a_face_up_advantage() -> None:
 
 
 def test_giant_magnet_gives_a_random_card_to_the_last_racer() -> None:
-    events, after = _spring("giant_magnet", pos=(3, 0, 5, 6, 1, 1), hands=((D, P, P), (F,)))
+    events, after = _spring("giant_magnet", False, pos=(3, 0, 5, 6, 1, 1), hands=((D, P, P), (F,)))
     assert of(events, TaskQueued)[0].kind == "magnet"
     assert G.next_step(after).engine
     events, after = engine(after)
@@ -103,7 +107,7 @@ def test_giant_magnet_gives_a_random_card_to_the_last_racer() -> None:
 
 
 def test_giant_magnet_card_is_discarded_when_the_last_racer_is_neutral() -> None:
-    events, after = _spring("giant_magnet", pos=(3, 5, 0, 6, 1, 1), hands=((D, M, M), (F,)))
+    events, after = _spring("giant_magnet", False, pos=(3, 5, 0, 6, 1, 1), hands=((D, M, M), (F,)))
     events, after = engine(after)
     assert of(events, CardTaken)[0].taker == -1 and after.discard[M] == 1
 
@@ -184,7 +188,7 @@ def test_entering_a_trap_stops_the_racer_and_ends_its_turn() -> None:
         traps={4: TRAP["painted_tunnel"]},
         round=0,
     )
-    events, after = play(state, PlayStep(cards=(D,)))
+    events, after = play_on(state, PlayStep(cards=(D,)))
     assert of(events, TrapSprung)[0].advantage == -1
     assert after.pos[0] == 4
     assert of(events, TurnEnded)[0].reason == "trap"

@@ -90,7 +90,7 @@ from racedeck.games.detroit_cleveland.state import (
 )
 from racedeck.games.detroit_cleveland.track import FINISH_ID
 
-__all__ = ["FINISH_ID", "DetroitCleveland", "emit_consequences", "track_of"]
+__all__ = ["FINISH_ID", "DetroitCleveland", "track_of"]
 
 State = DetroitClevelandState
 Event = DetroitClevelandEvent
@@ -198,8 +198,8 @@ class DetroitCleveland(
         return running_the_race.why_illegal(state, seat, action)
 
     # What happens --------------------------------------------------------------------------
-    def resolve(self, turn: Turn[State, Event], actor: int, action: Action | None) -> None:
-        """Emit the deal (the engine's turn) or a seat's action, then what follows from it."""
+    def take(self, turn: Turn[State, Event], actor: int, action: Action | None) -> None:
+        """Emit the deal (the engine's turn) or a seat's action."""
         if actor == ENGINE:
             race_preparation.deal(turn)
         else:
@@ -209,7 +209,25 @@ class DetroitCleveland(
             if first is None:
                 raise TypeError(f"not a Detroit-Cleveland action: {action!r}")
             turn.emit(first(turn.state, actor, action))
-        emit_consequences(turn)
+
+    def follow(self, turn: Turn[State, Event]) -> bool:
+        """Emit what follows without a decision from the state the turn reached, if anything.
+
+        The auction's (``auction.consequence``: an offer, a sale) or the race's
+        (``running_the_race.consequence``: a skipped car, a shown hand, the race's end).
+        """
+        state = turn.state
+        phase = state.phase
+        if phase == "race":
+            event: Event | None = running_the_race.consequence(state)
+        elif phase == "auction":
+            event = auction.consequence(state)
+        else:
+            return False
+        if event is None:
+            return False
+        turn.emit(event)
+        return True
 
     def action_of(self, state: State, seat: int, event: Event) -> Action | None:
         """Return the action a seat's first event names: each action emits its own first.
@@ -293,26 +311,6 @@ class DetroitCleveland(
     def estimate(self, state: State) -> Result:
         """Rank seats by their money with the race's prizes paid as the cars stand now."""
         return championship.estimate(state, track_of(state.options))
-
-
-def emit_consequences(turn: Turn[State, Event]) -> None:
-    """Emit, one by one, what follows without a decision from the state the turn reached.
-
-    Each consequence is read off ``turn.state`` after the events before it: the auction's
-    (``auction.consequence``) or the race's (``running_the_race.consequence``).
-    """
-    while True:
-        state = turn.state
-        phase = state.phase
-        if phase == "race":
-            event: Event | None = running_the_race.consequence(state)
-        elif phase == "auction":
-            event = auction.consequence(state)
-        else:
-            return
-        if event is None:
-            return
-        turn.emit(event)
 
 
 def fold_by_match(state: State, event: Event) -> State:

@@ -21,12 +21,12 @@ Finishing the Race                        ``finishing_the_race`` (out below zero
 What a driver sees is in ``observation``. The engine shuffles and deals, and tosses a coin
 for the one tie that needs it; what follows from a state without a choice or chance (the
 reveal once both cards are down, a draw from the top of the pit deck, the finish) is
-emitted in the same turn as the action that leads to it, by ``_what_follows``.
+emitted in the same turn as the action that leads to it, by ``follow``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -82,7 +82,6 @@ from racedeck.games.famous500.state import Famous500Observation, Famous500State,
 _ONE_DRIVER = (Step((0,)), Step((1,)))
 _BOTH_DRIVERS = Step((0, 1))
 _ENGINE_PHASES = frozenset({"deal", "reveal", "pit_draw", "lap_draw", "finish"})
-_FOLLOWING = frozenset({"reveal", "pit_draw", "lap_draw", "finish"})
 """Phases whose event follows from the state by itself (but for a coin toss at a reveal)."""
 _NOTHING: tuple[Famous500Action, ...] = ()
 _CARD_PHASES = MappingProxyType(
@@ -222,26 +221,59 @@ class Famous500(
         """Return True when every card dealt to ``seat`` is above the false-start speed (100)."""
         return dealing_the_cards.may_false_start(state, seat)
 
-    def resolve(
+    def take(
         self,
         turn: Turn[Famous500State, Famous500Event],
         actor: int,
         action: Famous500Action | None,
     ) -> None:
-        """Emit a driver's (legal) action, or run the engine's turn; then what follows.
+        """Emit a driver's (legal) action, or run the engine's turn: the deal, a coin's toss."""
+        match action:
+            case None if actor == ENGINE:
+                if turn.state.phase == "deal":
+                    dealing_the_cards.deal(turn)
+                elif turn.state.phase == "reveal":
+                    # The one reveal left to the engine: both pit, tied, a coin to toss.
+                    the_first_lap.reveal(turn)
+            case Race() | PitStop():
+                the_first_lap.lay_card(turn, actor, action)
+            case Repair():
+                making_a_pit_stop.repair(turn, actor, action)
+            case LeavePit():
+                making_a_pit_stop.leave_pit(turn, actor)
+            case ReturnCard():
+                making_a_pit_stop.return_card(turn, actor, action)
+            case Discard():
+                between_laps.discard(turn, actor, action)
+            case Design():
+                customizing_your_race_car.design_car(turn, actor, action)
+            case KeepCards() | FalseStart():
+                dealing_the_cards.answer_the_deal(turn, actor, action)
 
-        The action's rule is found by its exact type in ``_RULES``; ``_resolve_by_match``
-        is the same dispatch in full, for an action of no listed exact type.
+    def follow(self, turn: Turn[Famous500State, Famous500Event]) -> bool:
+        """Emit what follows from ``turn.state`` by itself, if anything.
+
+        The reveal once both cards are down (unless a coin must be tossed: that is the
+        engine's own turn), a draw from the top of the pit deck (in the pit or between
+        laps), and the finish need no choice and no chance.
         """
-        rule = _RULES.get(type(action))
-        if rule is not None:
-            rule(turn, actor, action)
+        state = turn.state
+        phase = state.phase
+        if phase == "reveal":
+            pits = state.pits
+            # Only a reveal where both drivers pit may need a coin (asked only then).
+            if pits[0] and pits[1] and making_a_pit_stop.coin_needed(state):
+                return False
+            the_first_lap.reveal(turn)
+        elif phase == "pit_draw":
+            making_a_pit_stop.draw(turn)
+        elif phase == "lap_draw":
+            between_laps.draw(turn)
+        elif phase == "finish":
+            finishing_the_race.finish(turn)
         else:
-            _resolve_by_match(turn, actor, action)
-        # Most decisions lead to another choice (the first card down, a design, a repair):
-        # only a phase that follows by itself needs the loop.
-        if turn.state.phase in _FOLLOWING:
-            _what_follows(turn)
+            return False
+        return True
 
     def action_of(
         self, state: Famous500State, seat: int, event: Famous500Event
@@ -289,15 +321,32 @@ class Famous500(
         return f"{type(action).__name__} is not a choice for seat {seat} in phase {phase!r}"
 
     def evolve(self, state: Famous500State, event: Famous500Event) -> Famous500State:
-        """Fold one event into the state: its kind's fold, found by its exact type.
-
-        ``_fold_by_match`` is the same dispatch in full (mypy proves it exhaustive), reached
-        only by an event of no listed exact type.
-        """
-        fold = _FOLDS.get(type(event))
-        if fold is not None:
-            return fold(state, event)
-        return _fold_by_match(state, event)
+        """Fold one event into the state: each kind by the rule it belongs to."""
+        match event:
+            case CardLaid():
+                return the_first_lap.card_laid(state, event)
+            case SectionRevealed():
+                return the_first_lap.section_revealed(state, event)
+            case StartChosen():
+                return dealing_the_cards.start_chosen(state, event)
+            case CarDesigned():
+                return customizing_your_race_car.car_designed(state, event)
+            case Dealt():
+                return dealing_the_cards.dealt(state, event)
+            case RaceFinished():
+                return finishing_the_race.race_finished(state, event)
+            case CardDrawn():
+                return _card_drawn(state, event)
+            case CardReturned():
+                return making_a_pit_stop.card_returned(state, event)
+            case Repaired():
+                return making_a_pit_stop.repaired(state, event)
+            case PitLeft():
+                return making_a_pit_stop.pit_left(state, event)
+            case CardDiscarded():
+                return between_laps.card_discarded(state, event)
+            case _:
+                unknown_event(event)
 
     # Observation, variants, result, render ------------------------------------------------
     def observe(self, state: Famous500State, seat: int) -> Famous500Observation:
@@ -343,62 +392,6 @@ class Famous500RulesV1(Famous500):
         return Famous500().under_rules(version)
 
 
-def _resolve_by_match(
-    turn: Turn[Famous500State, Famous500Event], actor: int, action: Famous500Action | None
-) -> None:
-    """Emit a driver's action, or run the engine's turn: the dispatch ``_RULES`` tabulates."""
-    match action:
-        case None if actor == ENGINE:
-            if turn.state.phase == "deal":
-                dealing_the_cards.deal(turn)
-            elif turn.state.phase == "reveal":
-                # The one reveal left to the engine: both pit, tied, a coin to toss.
-                the_first_lap.reveal(turn)
-        case Race() | PitStop():
-            the_first_lap.lay_card(turn, actor, action)
-        case Repair():
-            making_a_pit_stop.repair(turn, actor, action)
-        case LeavePit():
-            making_a_pit_stop.leave_pit(turn, actor)
-        case ReturnCard():
-            making_a_pit_stop.return_card(turn, actor, action)
-        case Discard():
-            between_laps.discard(turn, actor, action)
-        case Design():
-            customizing_your_race_car.design_car(turn, actor, action)
-        case KeepCards() | FalseStart():
-            dealing_the_cards.answer_the_deal(turn, actor, action)
-
-
-def _fold_by_match(state: Famous500State, event: Famous500Event) -> Famous500State:
-    """Fold one event into the state: the dispatch ``_FOLDS`` tabulates, in full."""
-    match event:
-        case CardLaid():
-            return the_first_lap.card_laid(state, event)
-        case SectionRevealed():
-            return the_first_lap.section_revealed(state, event)
-        case StartChosen():
-            return dealing_the_cards.start_chosen(state, event)
-        case CarDesigned():
-            return customizing_your_race_car.car_designed(state, event)
-        case Dealt():
-            return dealing_the_cards.dealt(state, event)
-        case RaceFinished():
-            return finishing_the_race.race_finished(state, event)
-        case CardDrawn():
-            return _card_drawn(state, event)
-        case CardReturned():
-            return making_a_pit_stop.card_returned(state, event)
-        case Repaired():
-            return making_a_pit_stop.repaired(state, event)
-        case PitLeft():
-            return making_a_pit_stop.pit_left(state, event)
-        case CardDiscarded():
-            return between_laps.card_discarded(state, event)
-        case _:
-            unknown_event(event)
-
-
 def _card_drawn(state: Famous500State, event: CardDrawn) -> Famous500State:
     """Fold a draw from the top of the pit deck: in the pit, or between laps."""
     if state.phase == "pit_draw":
@@ -406,76 +399,8 @@ def _card_drawn(state: Famous500State, event: CardDrawn) -> Famous500State:
     return between_laps.lap_card_drawn(state, event)
 
 
-def _leave_pit(turn: Turn[Famous500State, Famous500Event], actor: int, action: LeavePit) -> None:
-    making_a_pit_stop.leave_pit(turn, actor)
-
-
-# Each class pattern of a match that fails is an ``isinstance`` through msgspec's metaclass
-# (about 1,100 instructions): a design went through six of them before its rule, a fold
-# of a draw through seven. One look-up by the exact type finds the same function.
-_RULES: MappingProxyType[type, Callable[[Any, int, Any], None]] = MappingProxyType(
-    {
-        Race: the_first_lap.lay_card,
-        PitStop: the_first_lap.lay_card,
-        Repair: making_a_pit_stop.repair,
-        LeavePit: _leave_pit,
-        ReturnCard: making_a_pit_stop.return_card,
-        Discard: between_laps.discard,
-        Design: customizing_your_race_car.design_car,
-        KeepCards: dealing_the_cards.answer_the_deal,
-        FalseStart: dealing_the_cards.answer_the_deal,
-    }
-)
-"""Each action kind's rule, by the action's exact type: what ``_resolve_by_match`` calls."""
-
-_FOLDS: MappingProxyType[type, Callable[[Famous500State, Any], Famous500State]] = (
-    MappingProxyType(
-        {
-            CardLaid: the_first_lap.card_laid,
-            SectionRevealed: the_first_lap.section_revealed,
-            StartChosen: dealing_the_cards.start_chosen,
-            CarDesigned: customizing_your_race_car.car_designed,
-            Dealt: dealing_the_cards.dealt,
-            RaceFinished: finishing_the_race.race_finished,
-            CardDrawn: _card_drawn,
-            CardReturned: making_a_pit_stop.card_returned,
-            Repaired: making_a_pit_stop.repaired,
-            PitLeft: making_a_pit_stop.pit_left,
-            CardDiscarded: between_laps.card_discarded,
-        }
-    )
-)
-"""Each event kind's fold, by the event's exact type: what ``_fold_by_match`` calls."""
-
-
 def _waiting(done0: bool, done1: bool) -> Step:
     """Return the step of a sealed choice: the drivers who have not answered yet."""
     if done0:
         return MATCH_OVER if done1 else _ONE_DRIVER[1]
     return _ONE_DRIVER[0] if done1 else _BOTH_DRIVERS
-
-
-def _what_follows(turn: Turn[Famous500State, Famous500Event]) -> None:
-    """Emit what follows from ``turn.state`` by itself, each from the state before it.
-
-    The reveal once both cards are down (unless a coin must be tossed: that is the
-    engine's own turn), a draw from the top of the pit deck (in the pit or between laps),
-    and the finish need no choice and no chance.
-    """
-    while True:
-        state = turn.state
-        phase = state.phase
-        if phase not in _FOLLOWING:
-            return
-        if phase == "reveal":
-            pits = state.pits
-            # Only a reveal where both drivers pit may need a coin (asked only then).
-            if pits[0] and pits[1] and making_a_pit_stop.coin_needed(state):
-                return
-            the_first_lap.reveal(turn)
-        elif phase == "pit_draw":
-            making_a_pit_stop.draw(turn)
-        elif phase == "lap_draw":
-            between_laps.draw(turn)
-        else:
-            finishing_the_race.finish(turn)

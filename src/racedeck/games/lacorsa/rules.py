@@ -76,7 +76,7 @@ from racedeck.games.lacorsa.render import render_observation, render_state
 from racedeck.games.lacorsa.sampling import state_from_observation
 from racedeck.games.lacorsa.state import LacorsaObservation, LacorsaState
 
-_ENGINE_PHASES = frozenset({"deal", "grid", "reveal", "score"})
+_ENGINE_PHASES = frozenset({"deal", "grid", "score"})
 _SEAT_STEPS = tuple(Step((seat,)) for seat in range(12))
 """One step object per seat acting alone: built once, not at every turn."""
 
@@ -205,7 +205,7 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
             return ()
         return extending.choices(state, car)
 
-    def resolve(
+    def take(
         self, turn: Turn[LacorsaState, LacorsaEvent], actor: int, action: LacorsaAction | None
     ) -> None:
         """Emit a seat's sealed card, extend or discard, or run the engine's turn."""
@@ -219,15 +219,20 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
             kind = next((k for k in (Play, Extend, Discard) if isinstance(action, k)), kind)
         if kind is Play:
             play: Play = action  # type: ignore[assignment]
-            # Once both cars of a challenge have committed, the cards are revealed at once.
-            if turn.emit(CardsCommitted(car=play.car, cards=play.cards)).phase == "reveal":
-                first_lap.reveal(turn)
+            turn.emit(CardsCommitted(car=play.car, cards=play.cards))
         elif kind is Extend:
             extend: Extend = action  # type: ignore[assignment]
             turn.emit(Extended(car=extend.car, card=extend.card))
         elif kind is Discard:
             discard: Discard = action  # type: ignore[assignment]
             turn.emit(Discarded(car=discard.car, cards=discard.cards))
+
+    def follow(self, turn: Turn[LacorsaState, LacorsaEvent]) -> bool:
+        """Reveal a challenge's sealed cards once both are down, in the same decision."""
+        if turn.state.phase == "reveal":
+            first_lap.reveal(turn)
+            return True
+        return False
 
     def action_of(
         self, state: LacorsaState, seat: int, event: LacorsaEvent
@@ -300,8 +305,6 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
             pre_race.deal(turn)
         elif phase == "grid":
             qualifying.start_position(turn)
-        elif phase == "reveal":
-            first_lap.reveal(turn)
         elif phase == "score":
             scoring.score(turn)
 

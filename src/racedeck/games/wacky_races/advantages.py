@@ -43,6 +43,7 @@ from racedeck.games.wacky_races.circuit import (
     forward_target,
     in_one_stage,
     leader_order,
+    swap,
 )
 from racedeck.games.wacky_races.dastardly import behind_last
 from racedeck.games.wacky_races.data import ADVANTAGE_EFFECTS, FINISH, MAX_STEPS
@@ -61,7 +62,7 @@ from racedeck.games.wacky_races.state import WackyState
 from racedeck.games.wacky_races.tuples import add_counts, set_at
 
 if TYPE_CHECKING:
-    from racedeck.games.wacky_races.resolution import Resolution
+    from racedeck.games.wacky_races.resolution import Arrivals, Resolution
 
 USE = tuple(
     tuple(UseAdvantage(advantage=i, target=t) for t in range(-1, data.POSITIONS)) for i in range(4)
@@ -234,20 +235,25 @@ def why_illegal(state: WackyState, seat: int, action: UseAdvantage) -> str:
 
 
 # What each effect does ------------------------------------------------------------------------
-Effect = Callable[["Resolution", int, int, WackyState], None]
-"""``effect(r, seat, target, before)``: ``before`` is the state before the advantage was used."""
+Effect = Callable[["Resolution", int, int, WackyState], "Arrivals"]
+"""``effect(r, seat, target, before)``: ``before`` is the state before the advantage was used;
+it yields the racers it moved, each to meet its new position before it goes on."""
+
+_MOVES_NOBODY: Arrivals = ()
+"""What an effect that moves no racer yields."""
 
 
-def _move(r: Resolution, seat: int, target: int, before: WackyState) -> None:
+def _move(r: Resolution, seat: int, target: int, before: WackyState) -> Arrivals:
     # A step without a card: it lands past full positions and meets the tile like a step.
     to = forward_target(before.pos, before.pos[seat])
     r.emit(RacerMoved(car=seat, to=to, cause="advantage"))
-    r.arrive(seat, True)
+    yield seat, True
 
 
-def _draw(r: Resolution, seat: int, target: int, before: WackyState) -> None:
+def _draw(r: Resolution, seat: int, target: int, before: WackyState) -> Arrivals:
     # Drawn at once from an ordered pile that holds both cards; a shuffle is the engine's.
     r.task("draw", seat, -1, draw_two, needs_chance=len(r.turn.state.draw) < 2)
+    return _MOVES_NOBODY
 
 
 def draw_two(r: Resolution, seat: int, target: int) -> None:
@@ -255,8 +261,9 @@ def draw_two(r: Resolution, seat: int, target: int) -> None:
     draw_cards(r, seat, 2)
 
 
-def _steal(r: Resolution, seat: int, target: int, before: WackyState) -> None:
+def _steal(r: Resolution, seat: int, target: int, before: WackyState) -> Arrivals:
     r.task("steal", seat, target, steal_card)
+    return _MOVES_NOBODY
 
 
 def steal_card(r: Resolution, seat: int, target: int) -> None:
@@ -267,29 +274,32 @@ def steal_card(r: Resolution, seat: int, target: int) -> None:
         r.emit(CardTaken(source=target, taker=seat, card=card, cause="steal"))
 
 
-def _swap_ahead(r: Resolution, seat: int, target: int, before: WackyState) -> None:
-    r.swap(seat, target, "swap")
+def _swap_ahead(r: Resolution, seat: int, target: int, before: WackyState) -> Arrivals:
+    return swap(r, seat, target, "swap")
 
 
-def _push_back(r: Resolution, seat: int, target: int, before: WackyState) -> None:
+def _push_back(r: Resolution, seat: int, target: int, before: WackyState) -> Arrivals:
     to = backward_target(before.pos, before.pos[seat], 1)
     r.emit(RacerMoved(car=target, to=to, cause="push_back"))
-    r.arrive(target, False)
+    yield target, False
 
 
-def _dastardly_back(r: Resolution, seat: int, target: int, before: WackyState) -> None:
+def _dastardly_back(r: Resolution, seat: int, target: int, before: WackyState) -> Arrivals:
     r.emit(DastardlyMoved(to=behind_last(before), cause="advantage"))
+    return _MOVES_NOBODY
 
 
-def _remove_trap(r: Resolution, seat: int, target: int, before: WackyState) -> None:
+def _remove_trap(r: Resolution, seat: int, target: int, before: WackyState) -> Arrivals:
     r.emit(TrapRemoved(position=target, trap=before.traps[target]))
+    return _MOVES_NOBODY
 
 
-def _wild(r: Resolution, seat: int, target: int, before: WackyState) -> None:
+def _wild(r: Resolution, seat: int, target: int, before: WackyState) -> Arrivals:
     """Nothing more: ``AdvantageUsed`` sets the turn's wild flag, the next step clears it."""
+    return _MOVES_NOBODY
 
 
-def _sawtooth(r: Resolution, seat: int, target: int, before: WackyState) -> None:
+def _sawtooth(r: Resolution, seat: int, target: int, before: WackyState) -> Arrivals:
     p = before.pos[seat]
     r.emit(TilesSwapped(position=p))
     # Racers stay; a trap that came to a racer's position with its tile triggers at once,
@@ -298,7 +308,7 @@ def _sawtooth(r: Resolution, seat: int, target: int, before: WackyState) -> None
         here = [c for c in range(len(before.field)) if r.turn.state.pos[c] == q]
         for c in leader_order(r.turn.state, here):
             if r.turn.state.traps[q] >= 0 and r.racing:
-                r.arrive(c, False)
+                yield c, False
 
 
 _EFFECTS: MappingProxyType[str, Effect] = MappingProxyType(
@@ -316,12 +326,12 @@ _EFFECTS: MappingProxyType[str, Effect] = MappingProxyType(
 )
 
 
-def use(r: Resolution, seat: int, action: UseAdvantage) -> None:
-    """Exhaust the advantage, then do what it does."""
+def use(r: Resolution, seat: int, action: UseAdvantage) -> Arrivals:
+    """Exhaust the advantage, then do what it does; yield the racers it moves (``Effect``)."""
     before = r.turn.state
     effect = ADVANTAGE_EFFECTS[before.racer_of_seat[seat]][action.advantage]
     r.emit(AdvantageUsed(seat=seat, advantage=action.advantage, target=action.target))
-    _EFFECTS[effect](r, seat, action.target, before)
+    return _EFFECTS[effect](r, seat, action.target, before)
 
 
 # Folding --------------------------------------------------------------------------------------

@@ -31,12 +31,12 @@ from msgspec.structs import replace
 from racedeck.games.wacky_races import data
 from racedeck.games.wacky_races.actions import ChooseRacer
 from racedeck.games.wacky_races.data import FINISH, GAS, GRID_POSITIONS, SLOTS
-from racedeck.games.wacky_races.events import RacerChosen, RaceSetUp
+from racedeck.games.wacky_races.events import RacerChosen, RacerMoved, RaceSetUp
 from racedeck.games.wacky_races.state import WackyState
 from racedeck.games.wacky_races.tuples import expand
 
 if TYPE_CHECKING:
-    from racedeck.games.wacky_races.resolution import Resolution
+    from racedeck.games.wacky_races.resolution import Arrivals, Resolution
 
 CHOICES = tuple(ChooseRacer(racer=r) for r in range(len(data.RACER_KEYS)))
 """``CHOICES[r]``: taking racer ``r`` (actions are values, made once)."""
@@ -81,6 +81,15 @@ def last_car(state: WackyState, cars: Sequence[int]) -> int:
 def in_one_stage(p: int) -> bool:
     """Return True when the tiles at ``p`` and ``p + 1`` belong to the same stage."""
     return GRID_POSITIONS <= p < GAS - 1 or GAS < p < FINISH - 1
+
+
+def swap(r: Resolution, car: int, other: int, cause: str) -> Arrivals:
+    """Let ``car`` and ``other`` change places; ``car`` then meets its new position."""
+    pos = r.turn.state.pos
+    p, q = pos[car], pos[other]
+    r.emit(RacerMoved(car=other, to=p, cause=cause))
+    r.emit(RacerMoved(car=car, to=q, cause=cause))
+    yield car, False
 
 
 # Choosing the racers --------------------------------------------------------------------------

@@ -46,19 +46,22 @@ from racedeck.games.wacky_races import (
     traps,
 )
 from racedeck.games.wacky_races.actions import EndTurn, PlayStep, WackyAction
-from racedeck.games.wacky_races.data import FINISH, GAS, HAND_SIZE, MAX_STEPS, SLOTS, SWAMP
-from racedeck.games.wacky_races.events import RacerMoved, StepPlayed, TurnEnded, TurnStarted
-from racedeck.games.wacky_races.movement_cards import (
-    draw_cards,
-    reshuffle_size,
-    turn_start_refill,
+from racedeck.games.wacky_races.data import FINISH, GAS, MAX_STEPS, SLOTS, SWAMP
+from racedeck.games.wacky_races.events import (
+    RacerMoved,
+    StepPlayed,
+    TrapSprung,
+    TurnEnded,
+    TurnStarted,
+    WackyEvent,
 )
+from racedeck.games.wacky_races.movement_cards import draw_cards, turn_start_refill
 from racedeck.games.wacky_races.race_end import MAX_ROUNDS, finish
 from racedeck.games.wacky_races.state import WackyState
 from racedeck.games.wacky_races.tuples import set_at
 
 if TYPE_CHECKING:
-    from racedeck.games.wacky_races.resolution import Resolution
+    from racedeck.games.wacky_races.resolution import Arrivals, Resolution
 
 END_TURN = EndTurn()
 """Ending the turn (actions are values, made once)."""
@@ -147,30 +150,30 @@ def arrive(r: Resolution, car: int, by_step: bool, s: WackyState | None = None) 
     """Apply what ``car``'s new position does.
 
     That is its trap, its special tile (for a step), and the gas station once the last
-    racer passes it. ``s`` is the state now, when the caller has it at hand.
+    racer passes it. ``s`` is the state now, when the caller has it at hand. A racer the
+    trap or the tile moves meets its own new position in turn, before this one goes on.
     """
     if s is None:
         s = r.turn.state
     p = s.pos[car]
     if p == FINISH or s.phase == "race_end":
         return
-    if s.traps[p] >= 0 and traps.spring(r, car, p):
+    trap = s.traps[p]
+    if trap >= 0 and traps.spring(r, car, p):
+        arrive_all(r, traps.suffer(r, car, trap, p))
         gas_station.check(r)  # a trap may have moved the last racer on
         return
     if by_step and s.tiles[p] in _ON_ENTRY:
-        terrain.enter(r, car, p)
+        arrive_all(r, terrain.enter(r, car, p))
         s = r.turn.state
     if not s.gas_done and min(s.pos) >= GAS:  # (it happens once a race)
         gas_station.check(r)
 
 
-def swap(r: Resolution, car: int, other: int, cause: str) -> None:
-    """Let ``car`` and ``other`` change places; ``car`` then meets its new position."""
-    pos = r.turn.state.pos
-    p, q = pos[car], pos[other]
-    r.emit(RacerMoved(car=other, to=p, cause=cause))
-    r.emit(RacerMoved(car=car, to=q, cause=cause))
-    arrive(r, car, False)
+def arrive_all(r: Resolution, moved: Arrivals) -> None:
+    """Let each racer an effect moved meet its new position, as the effect moves it."""
+    for car, by_step in moved:
+        arrive(r, car, by_step)
 
 
 # The turn's end -------------------------------------------------------------------------------
@@ -185,11 +188,13 @@ def end_turn(r: Resolution, seat: int, reason: str) -> None:
     r.emit(TurnEnded(seat=seat, reason=reason, drawn=drawn))
 
 
-def auto_end(r: Resolution) -> None:
-    """End the turn of the seat to act when it has nothing to do but end it."""
-    s = r.turn.state
-    if s.phase == "turn" and not s.pending and not can_go_on(s, s.active):
-        end_turn(r, s.active, "nothing left to do")
+def stopped_this_decision(events: list[WackyEvent], seat: int) -> bool:
+    """Return True when a trap stopped ``seat``'s racer among a seat decision's ``events``.
+
+    "deberá detenerse y sufrir los efectos de esta, perdiendo el turno" / "they must stop
+    there and suffer its effects, losing the turn": a trap no advantage cancelled.
+    """
+    return any(type(e) is TrapSprung and e.car == seat and e.advantage < 0 for e in events)
 
 
 def start_race(r: Resolution) -> None:
@@ -199,20 +204,13 @@ def start_race(r: Resolution) -> None:
     for k in range(players):
         draw_cards(r, (first + k) % players, data.HAND_SIZE)
     r.emit(TurnStarted(seat=first, round=0))
-    auto_end(r)
 
 
-def after_turn(r: Resolution, sure: bool = False) -> bool:
+def after_turn(r: Resolution) -> None:
     """End the turn: refill, move Dastardly, end the round, start the next turn.
 
-    At the round's end the neutral racers move.
-
-    The turn's end is the engine's work, but a seat's own decision carries it through
-    (``sure``) when it surely draws no random number; otherwise it returns False at once,
-    having emitted nothing, and the engine does the same work itself, with the same
-    events. A refill that reshuffles, Dastardly laying a trap from an empty trap deck, the
-    neutral racers' round, the safety net's last round and a next seat that might have
-    nothing to do are the engine's.
+    At the round's end the neutral racers move. It is the engine's work: a refill may
+    reshuffle, Dastardly may lay a trap from a shuffled deck, the neutral racers draw.
     """
     s = r.turn.state
     seat = s.active
@@ -221,8 +219,6 @@ def after_turn(r: Resolution, sure: bool = False) -> bool:
     next_turn = s.turn_in_round + 1
     round_over = next_turn >= players
     following = s.first_seat if round_over else (s.first_seat + next_turn) % players
-    if sure and not _draws_nothing(s, seat, need, round_over, following):
-        return False
     if need > 0:
         draw_cards(r, seat, need)
     if s.glued[seat] and s.options.short_turn_hands:
@@ -231,51 +227,17 @@ def after_turn(r: Resolution, sure: bool = False) -> bool:
     rnd = s.round
     if round_over:
         if neutrals.move_this_round(s):
-            neutrals.move(r)
+            arrive_all(r, neutrals.move(r))
             if not r.racing:
-                return True
+                return
             if s.options.dastardly_after_neutrals:
                 dastardly.move(r)
         rnd += 1
         if rnd >= MAX_ROUNDS:
             r.emit(TurnStarted(seat=following, round=rnd))  # ends the race
-            return True
+            return
     r.emit(TurnStarted(seat=following, round=rnd))
     turn_start_refill(r, following)
-    if not sure:  # a sure turn's end found the next seat a step to play
-        auto_end(r)
-    return True
-
-
-def _draws_nothing(s: WackyState, seat: int, need: int, round_over: bool, following: int) -> bool:
-    """Return True when the end of ``seat``'s turn surely draws no random number."""
-    n = len(s.draw)
-    if need > n and reshuffle_size(s) > 0:
-        return False  # the refill reshuffles the discard pile
-    if dastardly.needs_a_shuffle(s):
-        return False
-    if round_over and (neutrals.move_this_round(s) or s.round + 1 >= MAX_ROUNDS):
-        return False
-    # The next seat starts its turn with a step to play, so it is not ended at once: its
-    # hand (this one's after the refill, when it plays alone, then its own refill at the
-    # turn's start) and its tile stay as they are. Off the Swamp only the hand's size
-    # counts, so the cards are looked at only there.
-    hand = s.hands[following]
-    taken = min(max(need, 0), n)
-    left = n - taken  # the draw pile's size after this seat's refill
-    size = len(hand) + taken if following == seat else len(hand)
-    more = 0 if s.options.short_turn_hands else max(0, HAND_SIZE - size)
-    if more > left and reshuffle_size(s) > 0:
-        return False  # the next seat's refill at its turn's start reshuffles
-    if s.tiles[s.pos[following]] != SWAMP:
-        # With a card in hand the first step is always possible, but from the Swamp.
-        return size + min(more, left) > 0
-    draw = s.draw
-    if following == seat:
-        hand = tuple(sorted(hand + draw[n - taken :]))
-    if more:
-        hand = tuple(sorted(hand + draw[left - min(more, left) : left]))
-    return bool(hand) and bool(terrain.swamp_steps(hand))
 
 
 # Folding --------------------------------------------------------------------------------------

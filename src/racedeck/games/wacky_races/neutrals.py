@@ -46,7 +46,7 @@ from racedeck.games.wacky_races.terrain import neutral_card_moves, neutral_steps
 from racedeck.games.wacky_races.tuples import add_counts
 
 if TYPE_CHECKING:
-    from racedeck.games.wacky_races.resolution import Resolution
+    from racedeck.games.wacky_races.resolution import Arrivals, Resolution
 
 
 def move_this_round(state: WackyState) -> bool:
@@ -57,8 +57,11 @@ def move_this_round(state: WackyState) -> bool:
     return state.round >= 1 and len(state.field) > state.players
 
 
-def move(r: Resolution) -> None:
-    """One step each, then three cards moving the neutrals on their terrain; leader first."""
+def move(r: Resolution) -> Arrivals:
+    """One step each, then three cards moving the neutrals on their terrain; leader first.
+
+    Each step yields the racer, which meets its new position before the round goes on.
+    """
     s = r.turn.state
     cars = range(s.players, len(s.field))
     r.emit(NeutralsMoving())
@@ -68,7 +71,7 @@ def move(r: Resolution) -> None:
         if st.pos[car] != FINISH and (
             not s.options.swamp_holds_neutrals or neutral_steps_freely(st.tiles[st.pos[car]])
         ):
-            step(r, car)
+            yield step(r, car)
         if not r.racing:
             return
     drawn: list[int] = []
@@ -96,17 +99,16 @@ def move(r: Resolution) -> None:
                 continue
             if not neutral_card_moves(st.tiles[p], card, pair):
                 continue
-            step(r, car)
+            yield step(r, car)
             if not r.racing:
                 return
 
 
-def step(r: Resolution, car: int) -> None:
-    """Step a neutral racer one position forward (full ones skipped), meeting its tile."""
+def step(r: Resolution, car: int) -> tuple[int, bool]:
+    """Step a neutral racer one position forward (full ones skipped); it is to meet its tile."""
     pos = r.turn.state.pos
-    r.arrive(
-        car, True, r.emit(RacerMoved(car=car, to=forward_target(pos, pos[car]), cause="neutral"))
-    )
+    r.emit(RacerMoved(car=car, to=forward_target(pos, pos[car]), cause="neutral"))
+    return car, True
 
 
 # Folding --------------------------------------------------------------------------------------

@@ -11,25 +11,29 @@ Chance is the engine's alone: a seat's action that needs it (a steal, the Giant 
 card, a draw that needs a shuffle) queues a task (``TaskQueued``) and the engine does it
 next, in the order queued, then says so (``TasksDone``).
 
-The arrival of a racer on a position (``moving.arrive``) is reached through the
-resolution, so the sections whose effects move racers (traps, terrain, advantages,
-neutral racers) do not import the module that calls them.
+An effect that moves racers (a trap, a special tile, an advantage, the neutral racers'
+round) does not make them meet their new positions itself: it yields each racer it moved
+(``Arrivals``) and goes on once the caller, ``moving``, has made it arrive. The sections
+thus never import the module that moves racers, and nothing here forwards to it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from msgspec.structs import replace
 
 from racedeck.core.rng import Rng
 from racedeck.core.step import Turn
-from racedeck.games.wacky_races import moving
 from racedeck.games.wacky_races.events import TaskQueued, TasksDone, WackyEvent
 from racedeck.games.wacky_races.state import WackyState
 
 TaskWork = Callable[["Resolution", int, int], None]
 """The chance work of a task: ``work(r, seat, target)``."""
+
+Arrivals = Iterable[tuple[int, bool]]
+"""What an effect that moves racers yields: ``(car, by_step)`` for each racer it moved,
+which must meet its new position (``moving.arrive``) before the effect goes on."""
 
 
 class Resolution:
@@ -66,17 +70,6 @@ class Resolution:
             self.emit(TaskQueued(kind=kind, seat=seat, target=target))
         else:
             work(self, seat, target)
-
-    def arrive(self, car: int, by_step: bool, state: WackyState | None = None) -> None:
-        """Apply what ``car``'s new position does to it (``moving.arrive``).
-
-        ``state`` is the state now, when the caller has it from the event it just emitted.
-        """
-        moving.arrive(self, car, by_step, state)
-
-    def swap(self, car: int, other: int, cause: str) -> None:
-        """Let ``car`` and ``other`` change places (``moving.swap``)."""
-        moving.swap(self, car, other, cause)
 
 
 # Folding --------------------------------------------------------------------------------------

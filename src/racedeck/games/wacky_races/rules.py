@@ -107,28 +107,6 @@ _TASKS: MappingProxyType[str, TaskWork] = MappingProxyType(
 """The chance work a seat's action may queue, by kind, in the section of its rule."""
 
 
-def _engine(r: Resolution) -> None:
-    """Do the engine's work until a seat must decide or the match is over."""
-    while True:
-        s = r.turn.state
-        if s.pending:
-            for kind, seat, target in s.pending:
-                _TASKS[kind](r, seat, target)
-            r.emit(TasksDone())
-            moving.auto_end(r)
-            continue
-        phase = s.phase
-        if phase == "after_turn":
-            moving.after_turn(r)
-        elif phase == "race_end":
-            race_end.end_race(r)
-        elif phase == "setup":
-            circuit.set_up(r)
-            moving.start_race(r)
-        else:
-            return
-
-
 _FOLDS: MappingProxyType[type, Callable[[WackyState, Any], WackyState]] = MappingProxyType(
     {
         StepPlayed: moving.on_step_played,
@@ -170,7 +148,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
 
     name = "wacky-races"
     title = "Wacky Races: The Board Game"
-    rules_version = "2"
+    rules_version = "3"
     state_version = 2
     min_players = 1
     max_players = 6
@@ -197,9 +175,11 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
     )
 
     def under_rules(self, version: str) -> WackyRaces:
-        """Return the game of rules version ``version``: this one, or version 1's."""
+        """Return the game of rules version ``version``: this one, version 2's or version 1's."""
         if version == "1":
             return WackyRacesRulesV1()
+        if version == "2":
+            return WackyRacesRulesV2()
         super().under_rules(version)  # the current version, or refused
         return self
 
@@ -232,46 +212,67 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
             return circuit.racer_choices(state)
         return ()
 
-    def resolve(
+    def take(
         self, turn: Turn[WackyState, WackyEvent], actor: int, action: WackyAction | None
     ) -> None:
-        """Emit the events of ``actor``'s legal ``action``, or of the engine's turn.
+        """Emit the events of ``actor``'s legal ``action``; the engine's turn is all ``follow``.
 
-        A seat's action ends its turn when a trap stops its racer or nothing is left to
-        do. The turn's end (refill, Dastardly, the next turn) and a race's end are the
-        engine's work, but a seat's decision carries them through when they surely draw
-        nothing (see ``moving.after_turn``): the events are the same either way.
+        An effect that needs chance (a steal, the Giant Magnet, a draw that needs a shuffle)
+        is queued for the engine (``TaskQueued``).
         """
         if actor == ENGINE:
-            _engine(Resolution(turn, False))
             return
         # The core hands over its own copy of a legal action: its type is exact.
         r = Resolution(turn, True)
         if type(action) is PlayStep:
             moving.play_step(r, actor, action.cards)
         elif type(action) is UseAdvantage:
-            advantages.use(r, actor, action)
+            moving.arrive_all(r, advantages.use(r, actor, action))
         elif type(action) is ChooseRacer:
             turn.emit(RacerChosen(seat=actor, racer=action.racer))
-            return
         else:
             moving.end_turn(r, actor, "ended")
+
+    def follow(self, turn: Turn[WackyState, WackyEvent]) -> bool:
+        """Emit the next piece of work no seat decides; False when a seat must decide.
+
+        A turn ends by itself when a trap stopped the racer or nothing is left to do but end
+        it. The rest is the engine's and waits for its turn: the chance work an action
+        queued, the turn's end (refill, Dastardly, the neutral racers, the next turn), a
+        race's end and the next race's set-up.
+        """
         s = turn.state
-        if s.phase == "turn":
-            if actor in r.stopped:
-                moving.end_turn(r, actor, "trap")
-            elif not s.pending and not moving.can_go_on(s, actor):
-                moving.end_turn(r, actor, "nothing left to do")
-            else:
-                return
-            s = turn.state
+        engine = turn.engine
+        phase = s.phase
+        if phase == "turn" and not engine and moving.stopped_this_decision(turn.events, s.active):
+            moving.end_turn(Resolution(turn, True), s.active, "trap")
+            return True
         if s.pending:
-            return  # the engine does the chance work first
-        r.queue = False
-        if s.phase == "after_turn":
-            moving.after_turn(r, sure=True)
-        elif s.phase == "race_end" and not race_end.another_race_follows(s):
+            if not engine:
+                return False
+            r = Resolution(turn, False)
+            for kind, seat, target in s.pending:
+                _TASKS[kind](r, seat, target)
+            r.emit(TasksDone())
+            return True
+        if phase == "turn":
+            if moving.can_go_on(s, s.active):
+                return False
+            moving.end_turn(Resolution(turn, not engine), s.active, "nothing left to do")
+            return True
+        if not engine:
+            return False
+        r = Resolution(turn, False)
+        if phase == "after_turn":
+            moving.after_turn(r)
+        elif phase == "race_end":
             race_end.end_race(r)
+        elif phase == "setup":
+            circuit.set_up(r)
+            moving.start_race(r)
+        else:
+            return False
+        return True
 
     def action_of(self, state: WackyState, seat: int, event: WackyEvent) -> WackyAction | None:
         """Return the action a seat's first event names: each action emits its own first.
@@ -421,6 +422,22 @@ class WackyRacesRulesV1(WackyRaces):
     def parse_options(self, raw: dict[str, Any]) -> WackyOptions:
         """Build the options of a version 1 log: its own, with version 1's readings on."""
         return super().parse_options({**raw, **RULES_V1_OPTIONS})
+
+    def under_rules(self, version: str) -> WackyRaces:
+        """Return the game of rules version ``version`` (asked of the current game)."""
+        return WackyRaces().under_rules(version)
+
+
+class WackyRacesRulesV2(WackyRaces):
+    """Rules version 2, kept so that its logs replay and verify under their own version.
+
+    Its seat decisions carried the turn's end (refill, Dastardly, the next turn) and the
+    last race's end through when they drew nothing; version 3 leaves that work to the
+    engine's turn. The events, and so the logs, are the same: only where one decision ends
+    and the next begins moved.
+    """
+
+    rules_version = "2"
 
     def under_rules(self, version: str) -> WackyRaces:
         """Return the game of rules version ``version`` (asked of the current game)."""

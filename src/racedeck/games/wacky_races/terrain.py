@@ -32,12 +32,12 @@ from typing import TYPE_CHECKING
 
 from racedeck.games.wacky_races.actions import PlayStep
 from racedeck.games.wacky_races.advantages import first_exhausted
-from racedeck.games.wacky_races.circuit import forward_target, last_car, leader_order
+from racedeck.games.wacky_races.circuit import forward_target, last_car, leader_order, swap
 from racedeck.games.wacky_races.data import ACME_LABORATORY, CROSSROADS, LEVEL_CROSSING, SWAMP
 from racedeck.games.wacky_races.events import AdvantageRefreshed, RacerMoved
 
 if TYPE_CHECKING:
-    from racedeck.games.wacky_races.resolution import Resolution
+    from racedeck.games.wacky_races.resolution import Arrivals, Resolution
 
 
 # The Swamp ------------------------------------------------------------------------------------
@@ -72,18 +72,18 @@ ON_ENTRY = frozenset({LEVEL_CROSSING, CROSSROADS, ACME_LABORATORY})
 """The tiles that do something to a racer stepping onto them."""
 
 
-def enter(r: Resolution, car: int, p: int) -> None:
-    """Apply the special tile on ``p``, which ``car`` just stepped onto, if there is one."""
+def enter(r: Resolution, car: int, p: int) -> Arrivals:
+    """Apply the special tile on ``p``, which ``car`` just stepped onto; yield whom it moved."""
     tile = r.turn.state.tiles[p]
     if tile == LEVEL_CROSSING:
-        level_crossing(r, car, p)
+        yield from level_crossing(r, car, p)
     elif tile == CROSSROADS:
-        crossroads(r, car, p)
+        yield from crossroads(r, car, p)
     elif tile == ACME_LABORATORY:
         laboratory(r)
 
 
-def level_crossing(r: Resolution, car: int, p: int) -> None:
+def level_crossing(r: Resolution, car: int, p: int) -> Arrivals:
     """Move the racers in last place behind the crossing ahead one position, leader first.
 
     The racer entering never moves itself; each moved racer meets its new position before
@@ -96,17 +96,17 @@ def level_crossing(r: Resolution, car: int, p: int) -> None:
         return
     for c in leader_order(s, [c for c in others if s.pos[c] == back]):
         r.emit(RacerMoved(car=c, to=forward_target(r.turn.state.pos, back), cause="level_crossing"))
-        r.arrive(c, False)
+        yield c, False
         if not r.racing:
             return
 
 
-def crossroads(r: Resolution, car: int, p: int) -> None:
+def crossroads(r: Resolution, car: int, p: int) -> Arrivals:
     """Swap the last racer behind the Crossroads with the racer arriving."""
     s = r.turn.state
     last = last_car(s, [c for c in range(len(s.field)) if c != car and s.pos[c] < p])
     if last >= 0:
-        r.swap(car, last, "crossroads")
+        yield from swap(r, car, last, "crossroads")
 
 
 def laboratory(r: Resolution) -> None:

@@ -37,7 +37,7 @@ from msgspec.structs import replace
 
 from racedeck.games.wacky_races import data
 from racedeck.games.wacky_races.advantages import first_face_up
-from racedeck.games.wacky_races.circuit import backward_target, last_car, leader_order
+from racedeck.games.wacky_races.circuit import backward_target, last_car, leader_order, swap
 from racedeck.games.wacky_races.data import CANCELS, TRAP_AMOUNTS, TRAP_EFFECTS, TRAP_KEYS
 from racedeck.games.wacky_races.events import (
     AdvantageExhausted,
@@ -51,7 +51,7 @@ from racedeck.games.wacky_races.state import WackyState
 from racedeck.games.wacky_races.tuples import add_counts, set_at, without
 
 if TYPE_CHECKING:
-    from racedeck.games.wacky_races.resolution import Resolution
+    from racedeck.games.wacky_races.resolution import Arrivals, Resolution
 
 
 def cancel_for(state: WackyState, car: int, trap: int) -> int:
@@ -69,7 +69,7 @@ def spring(r: Resolution, car: int, p: int) -> bool:
     """Reveal the trap ``car`` entered on ``p``; return True when it stopped the racer.
 
     A cancel is used at once; otherwise the racer is stopped (its turn ends, a neutral
-    racer moves no more this round) and suffers the trap.
+    racer moves no more this round) and then suffers the trap (``suffer``).
     """
     trap = r.turn.state.traps[p]
     cancel = cancel_for(r.turn.state, car, trap)
@@ -77,12 +77,11 @@ def spring(r: Resolution, car: int, p: int) -> bool:
     if cancel >= 0:
         return False
     r.stopped.add(car)
-    suffer(r, car, trap, p)
     return True
 
 
-def suffer(r: Resolution, car: int, trap: int, p: int) -> None:
-    """Apply a trap's effect to ``car``, which entered it on ``p``."""
+def suffer(r: Resolution, car: int, trap: int, p: int) -> Arrivals:
+    """Apply a trap's effect to ``car``, which entered it on ``p``; yield the racer it moved."""
     s = r.turn.state
     effect = TRAP_EFFECTS[trap]
     amount = TRAP_AMOUNTS[trap]
@@ -90,13 +89,13 @@ def suffer(r: Resolution, car: int, trap: int, p: int) -> None:
     if effect == "switcheroo":
         behind = [c for c in range(len(s.field)) if c != car and p - amount <= s.pos[c] < p]
         if behind:
-            r.swap(car, leader_order(s, behind)[0], key)
+            yield from swap(r, car, leader_order(s, behind)[0], key)
         return
     if effect == "back":
         q = backward_target(s.pos, p, amount)
         if q != p:
             r.emit(RacerMoved(car=car, to=q, cause=key))
-            r.arrive(car, False)
+            yield car, False
         return
     if car >= s.players:
         return  # the other traps act on hands and advantages, which neutrals lack
