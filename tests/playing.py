@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from racedeck.core.game import AnyGame
@@ -41,21 +41,3 @@ def final_state(game: AnyGame, options: Any, players: int, seed: int) -> Any:
     for _, turn in random_turns(game, options, players, seed):
         state = turn.state
     return state
-
-
-def fold_kinds_alike(
-    game: AnyGame, options: Any, players: int, seed: int, by_match: Callable[[Any, Any], Any]
-) -> set[type]:
-    """Check that ``game.evolve`` and ``by_match`` fold every event of a match alike.
-
-    Returns the kinds of event the match had, so that a test can say which it covered.
-    """
-    kinds: set[type] = set()
-    for state, turn in random_turns(game, options, players, seed):
-        for event in turn.events:
-            kinds.add(type(event))
-            folded = game.evolve(state, event)
-            assert folded == by_match(state, event), event
-            state = folded
-        assert state == turn.state
-    return kinds

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import typing
 
 import pytest
 
@@ -14,19 +13,11 @@ from racedeck.core.runner import run_match
 from racedeck.core.step import NO_CHANCE, apply, resolve
 from racedeck.games.detroit_cleveland.actions import Bid, Pass, Play
 from racedeck.games.detroit_cleveland.events import (
-    BidMade,
-    BidPassed,
-    CarBought,
-    CardPlayed,
-    CarMoved,
     CarOffered,
-    DetroitClevelandEvent,
-    RaceEnded,
 )
-from racedeck.games.detroit_cleveland.rules import _FOLDS, DetroitCleveland, fold_by_match
+from racedeck.games.detroit_cleveland.rules import DetroitCleveland
 from racedeck.plugins import load_registry
 from tests.games.detroit_cleveland.support import GAME, SPREAD, deal, options, race_state
-from tests.playing import fold_kinds_alike
 
 OPTS = options()
 
@@ -111,15 +102,3 @@ def test_the_game_object_keeps_no_state() -> None:
     after = {name: (id(value), value) for name, value in vars(game).items()}
     assert after == before
     assert set(before) == {"event_decoder", "action_decoder"}
-
-
-def test_the_fold_table_lists_every_event_kind() -> None:
-    """``evolve`` finds a fold by the event's exact type for every kind of the union."""
-    assert set(_FOLDS) == set(typing.get_args(DetroitClevelandEvent))
-
-
-@pytest.mark.parametrize("players", [2, 6])
-def test_the_table_and_the_match_fold_every_event_alike(players: int) -> None:
-    """Over a whole match with its auction, each event folds alike by the table and the match."""
-    kinds = fold_kinds_alike(GAME, options(races=1), players, players, fold_by_match)
-    assert {CarMoved, CardPlayed, BidMade, BidPassed, CarBought, RaceEnded} <= kinds

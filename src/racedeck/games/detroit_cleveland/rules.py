@@ -26,8 +26,7 @@ only turn is the deal.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from types import MappingProxyType
+from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from racedeck.core.errors import unknown_event
@@ -203,12 +202,7 @@ class DetroitCleveland(
         if actor == ENGINE:
             race_preparation.deal(turn)
         else:
-            # By exact type: a legal action is always one of these very classes, and a failed
-            # class pattern on a msgspec struct goes through its metaclass.
-            first = _SEAT_EVENTS.get(type(action))
-            if first is None:
-                raise TypeError(f"not a Detroit-Cleveland action: {action!r}")
-            turn.emit(first(turn.state, actor, action))
+            turn.emit(_first_event(turn.state, actor, action))
 
     def follow(self, turn: Turn[State, Event]) -> bool:
         """Emit what follows without a decision from the state the turn reached, if anything.
@@ -251,15 +245,38 @@ class DetroitCleveland(
         return None
 
     def evolve(self, state: State, event: Event) -> State:
-        """Fold one event into the state: its kind's fold, found by its exact type.
-
-        ``fold_by_match`` is the same dispatch in full (mypy proves it exhaustive), reached
-        only by an event of no listed exact type.
-        """
-        fold = _FOLDS.get(type(event))
-        if fold is not None:
-            return fold(state, event)
-        return fold_by_match(state, event)
+        """Fold one event into the state: each kind by the rule it belongs to."""
+        match event:
+            case CarMoved():
+                return movement_cards.car_moved(state, event)
+            case CardPlayed():
+                return running_the_race.card_played(state, event)
+            case CarSkipped():
+                return movement_cards.car_skipped(state, event)
+            case HandRevealed():
+                return running_the_race.hand_revealed(state, event)
+            case TurnDeclined():
+                return optional_rules.turn_declined(state, event)
+            case BidMade():
+                return auction.bid_made(state, event)
+            case BidPassed():
+                return auction.bid_passed(state, event)
+            case CarOffered():
+                return auction.car_offered(state, event)
+            case CarBought():
+                return auction.car_bought(state, event)
+            case CarRefused():
+                return auction.car_refused(state, event)
+            case CarUnowned():
+                return auction.car_unowned(state, event)
+            case RaceStarted():
+                return turn_order.race_started(state, event)
+            case RaceDealt():
+                return race_preparation.dealt(state, event)
+            case RaceEnded():
+                return race_end.ended(state, event)
+            case _:
+                unknown_event(event)
 
     # Views ---------------------------------------------------------------------------------
     def observe(self, state: State, seat: int) -> DetroitClevelandObservation:
@@ -313,87 +330,17 @@ class DetroitCleveland(
         return championship.estimate(state, track_of(state.options))
 
 
-def fold_by_match(state: State, event: Event) -> State:
-    """Fold one event into the state: the dispatch in full, over the event union."""
-    match event:
-        case CarMoved():
-            return movement_cards.car_moved(state, event)
-        case CardPlayed():
-            return running_the_race.card_played(state, event)
-        case CarSkipped():
-            return movement_cards.car_skipped(state, event)
-        case HandRevealed():
-            return running_the_race.hand_revealed(state, event)
-        case TurnDeclined():
-            return optional_rules.turn_declined(state, event)
-        case BidMade():
-            return auction.bid_made(state, event)
-        case BidPassed():
-            return auction.bid_passed(state, event)
-        case CarOffered():
-            return auction.car_offered(state, event)
-        case CarBought():
-            return auction.car_bought(state, event)
-        case CarRefused():
-            return auction.car_refused(state, event)
-        case CarUnowned():
-            return auction.car_unowned(state, event)
-        case RaceStarted():
-            return turn_order.race_started(state, event)
-        case RaceDealt():
-            return race_preparation.dealt(state, event)
-        case RaceEnded():
-            return race_end.ended(state, event)
-        case _:
-            unknown_event(event)
-
-
-_FOLDS: MappingProxyType[type, Callable[[State, Any], State]] = MappingProxyType(
-    {
-        CarMoved: movement_cards.car_moved,
-        CardPlayed: running_the_race.card_played,
-        CarSkipped: movement_cards.car_skipped,
-        HandRevealed: running_the_race.hand_revealed,
-        TurnDeclined: optional_rules.turn_declined,
-        BidMade: auction.bid_made,
-        BidPassed: auction.bid_passed,
-        CarOffered: auction.car_offered,
-        CarBought: auction.car_bought,
-        CarRefused: auction.car_refused,
-        CarUnowned: auction.car_unowned,
-        RaceStarted: turn_order.race_started,
-        RaceDealt: race_preparation.dealt,
-        RaceEnded: race_end.ended,
-    }
-)
-"""Each event kind's fold, by exact type: what ``fold_by_match`` does, in one look-up.
-
-A failed class pattern on a msgspec struct is an ``isinstance`` through its metaclass, so
-the match costs more the later an event's case comes; a test checks the two agree.
-"""
-
-
-def _moved(state: State, seat: int, action: Move) -> Event:
-    return movement_cards.car_moved_by(state, action)
-
-
-def _played(state: State, seat: int, action: Play) -> Event:
-    return CardPlayed(seat=seat, card=action.card)
-
-
-def _bid(state: State, seat: int, action: Bid) -> Event:
-    return BidMade(seat=seat, car=state.offer, amount=action.amount)
-
-
-def _passed(state: State, seat: int, action: Pass) -> Event:
-    return BidPassed(seat=seat, car=state.offer)
-
-
-def _declined(state: State, seat: int, action: Decline) -> Event:
-    return TurnDeclined(seat=seat)
-
-
-_SEAT_EVENTS: MappingProxyType[type, Callable[[State, int, Any], Event]] = MappingProxyType(
-    {Move: _moved, Play: _played, Bid: _bid, Pass: _passed, Decline: _declined}
-)
-"""The first event of each kind of seat action, by the action's exact type."""
+def _first_event(state: State, seat: int, action: Action | None) -> Event:
+    """Return the event a seat's action begins with: its move, card, bid, pass or decline."""
+    match action:
+        case Move():
+            return movement_cards.car_moved_by(state, action)
+        case Play():
+            return CardPlayed(seat=seat, card=action.card)
+        case Bid():
+            return BidMade(seat=seat, car=state.offer, amount=action.amount)
+        case Pass():
+            return BidPassed(seat=seat, car=state.offer)
+        case Decline():
+            return TurnDeclined(seat=seat)
+    raise TypeError(f"not a Detroit-Cleveland action: {action!r}")

@@ -27,7 +27,6 @@ emitted in the same turn as the action that leads to it, by ``follow``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import MappingProxyType
 from typing import Any, ClassVar
 
 import msgspec
@@ -84,10 +83,6 @@ _BOTH_DRIVERS = Step((0, 1))
 _ENGINE_PHASES = frozenset({"deal", "reveal", "pit_draw", "lap_draw", "finish"})
 """Phases whose event follows from the state by itself (but for a coin toss at a reveal)."""
 _NOTHING: tuple[Famous500Action, ...] = ()
-_CARD_PHASES = MappingProxyType(
-    {Race: "choose", PitStop: "choose", ReturnCard: "pit_return", Discard: "discard"}
-)
-"""The phase in which each action that names a card of the hand is a choice."""
 _KEEP = KeepCards()
 _FALSE_START = FalseStart()
 _LEAVE = LeavePit()
@@ -306,7 +301,8 @@ class Famous500(
         if action is None:
             return "a driver must choose an action"
         if isinstance(action, Race | PitStop | ReturnCard | Discard):
-            if phase != _CARD_PHASES.get(type(action)):
+            wanted = {"Race": "choose", "PitStop": "choose", "ReturnCard": "pit_return"}
+            if phase != wanted.get(type(action).__name__, "discard"):
                 return f"{type(action).__name__} is not a choice in phase {phase!r}"
             if action.card not in state.hands[seat]:
                 return f"card {action.card} is not in seat {seat}'s hand {state.hands[seat]}"

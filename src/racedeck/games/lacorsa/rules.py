@@ -25,8 +25,7 @@ ends; the cars score 9-6-4-3-2-1 by position.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from types import MappingProxyType
+from collections.abc import Sequence
 from typing import Any
 
 from racedeck.core.errors import OptionError, unknown_event
@@ -309,15 +308,28 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
             scoring.score(turn)
 
     def evolve(self, state: LacorsaState, event: LacorsaEvent) -> LacorsaState:
-        """Fold one event into the state: its kind's fold, found by its exact type.
-
-        ``fold_by_match`` is the same dispatch in full (mypy proves it exhaustive), reached
-        only by an event of no listed exact type.
-        """
-        fold = _FOLDS.get(type(event))
-        if fold is not None:
-            return fold(state, event)
-        return fold_by_match(state, event)
+        """Fold one event into the state: each kind by the rule it belongs to."""
+        match event:
+            case CardsCommitted():
+                return first_lap.committed(state, event)
+            case ChallengeResolved():
+                return first_lap.after_challenge(state, event)
+            case Extended():
+                return extending.extended(state, event)
+            case Discarded():
+                return extending.discarded(state, event)
+            case RaceDealt():
+                return pre_race.dealt(state, event)
+            case QualifyingRevealed():
+                return qualifying.revealed(state, event)
+            case QualifyingTieRolled():
+                return state  # the grid event carries the dice's outcome
+            case GridFormed():
+                return qualifying.grid_formed(state, event)
+            case RaceScored():
+                return scoring.scored(state, event)
+            case _:
+                unknown_event(event)
 
     def observe(self, state: LacorsaState, seat: int) -> LacorsaObservation:
         """Return what ``seat`` knows: its own hands and every public fact (``view``)."""
@@ -366,53 +378,3 @@ class LacorsaRulesV1(Lacorsa):
     def under_rules(self, version: str) -> Lacorsa:
         """Return the game of rules version ``version`` (asked of the current game)."""
         return Lacorsa().under_rules(version)
-
-
-def _tie_rolled(state: LacorsaState, event: QualifyingTieRolled) -> LacorsaState:
-    """Fold the tie's dice: nothing changes, the grid event carries their outcome."""
-    return state
-
-
-def fold_by_match(state: LacorsaState, event: LacorsaEvent) -> LacorsaState:
-    """Fold one event into the state: the dispatch in full, over the event union."""
-    match event:
-        case CardsCommitted():
-            return first_lap.committed(state, event)
-        case ChallengeResolved():
-            return first_lap.after_challenge(state, event)
-        case Extended():
-            return extending.extended(state, event)
-        case Discarded():
-            return extending.discarded(state, event)
-        case RaceDealt():
-            return pre_race.dealt(state, event)
-        case QualifyingRevealed():
-            return qualifying.revealed(state, event)
-        case QualifyingTieRolled():
-            return _tie_rolled(state, event)
-        case GridFormed():
-            return qualifying.grid_formed(state, event)
-        case RaceScored():
-            return scoring.scored(state, event)
-        case _:
-            unknown_event(event)
-
-
-_FOLDS: MappingProxyType[type, Callable[[LacorsaState, Any], LacorsaState]] = MappingProxyType(
-    {
-        CardsCommitted: first_lap.committed,
-        ChallengeResolved: first_lap.after_challenge,
-        Extended: extending.extended,
-        Discarded: extending.discarded,
-        RaceDealt: pre_race.dealt,
-        QualifyingRevealed: qualifying.revealed,
-        QualifyingTieRolled: _tie_rolled,
-        GridFormed: qualifying.grid_formed,
-        RaceScored: scoring.scored,
-    }
-)
-"""Each event kind's fold, by exact type: what ``fold_by_match`` does, in one look-up.
-
-A failed class pattern on a msgspec struct is an ``isinstance`` through its metaclass, so
-the match costs more the later an event's case comes; a test checks the two agree.
-"""
