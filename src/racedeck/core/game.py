@@ -116,17 +116,6 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
         """
         return ""
 
-    def action_of(self, state: StateT, seat: int, event: EventT) -> ActionT | None:
-        """Return the action of ``seat`` whose first event is ``event``, if the game can tell.
-
-        Reading a log checks that each seat's events come from one of its legal actions;
-        a game whose seat events name their action (a card committed, a car extended)
-        returns it here, so that only that action is resolved instead of every legal one.
-        The answer must be exact: no other action of ``seat`` may begin with ``event``
-        (the conformance suite checks it). ``None``, the default, has every one tried.
-        """
-        return None
-
     @abc.abstractmethod
     def evolve(self, state: StateT, event: EventT) -> StateT:
         """Return the state after ``event``; pure, and an error for an event it does not know."""

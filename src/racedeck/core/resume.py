@@ -7,7 +7,7 @@ the answer is set aside: the prefix's recorded events stand. A bot that is the p
 bot with the parent's seed thus draws exactly what it drew in the parent, keeps the same
 memory, and a fork with the parent's seed and bots replays the parent exactly, random bots
 included. Which recorded events came from which seat's decision is found by deciding the
-action the game names for the first of them (``Game.action_of``), or else each legal action
+action the game names for the first of them (``step.beginning_with``), or else each legal action
 of the seats to act, and matching the events it gives; each seat's legal actions are
 computed once a decision, for that and for its bot.
 """
@@ -23,7 +23,14 @@ from racedeck.core.game import AnyGame
 from racedeck.core.log import encode
 from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Observation, Options, Result
 from racedeck.core.rng import Rng, bot_stream, engine_stream
-from racedeck.core.step import NO_CHANCE, TracedTurn, choose, fold, resolve, resolve_traced
+from racedeck.core.step import (
+    NO_CHANCE,
+    TracedTurn,
+    beginning_with,
+    fold,
+    resolve,
+    resolve_traced,
+)
 
 
 class ResumedBot(Bot):
@@ -366,11 +373,6 @@ def _candidates(
 ) -> Sequence[Action]:
     """Return the actions of ``seat`` whose events may begin with the event ``first``.
 
-    The one the game names (``Game.action_of``): only it can explain the events; or,
-    when the game cannot tell, every legal action.
+    Those that begin with it (``step.beginning_with``): only they can explain the events.
     """
-    named = game.action_of(state, seat, first)
-    if named is None:
-        return legal
-    listed = choose(legal, named)
-    return () if listed is None else (listed,)
+    return beginning_with(game, state, seat, legal, first)

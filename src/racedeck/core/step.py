@@ -119,6 +119,45 @@ def resolve_traced(
     return turn
 
 
+class _Begun(Exception):
+    """Raised by a ``_FirstEvent`` turn at the first event: the action has shown how it begins."""
+
+
+class _FirstEvent(Turn[StateT, EventT]):
+    """A turn that keeps the first event an action emits and stops there, folding nothing."""
+
+    __slots__ = ()
+
+    def emit(self, event: EventT) -> StateT:
+        """Keep ``event`` and stop the action."""
+        self.events.append(event)
+        raise _Begun
+
+
+def beginning_with(
+    game: AnyGame, state: Any, seat: int, legal: Sequence[Action], event: object
+) -> tuple[Action, ...]:
+    """Return the actions of ``legal`` whose first event is ``event``.
+
+    Only they can explain a decision that began with it. For readers of logs that record
+    events but not the actions behind them: each legal action of ``seat`` is taken only as
+    far as its first event, and nothing is folded. Usually one action; none when ``seat``
+    did not make that decision.
+    """
+    found: list[Action] = []
+    for action in legal:
+        turn: _FirstEvent[Any, Any] = _FirstEvent(game, state, NO_CHANCE)
+        try:
+            game.take(turn, seat, action)
+        except _Begun:
+            pass
+        except Exception:  # an action that cannot even begin explains no event
+            continue
+        if turn.events and turn.events[0] == event:
+            found.append(action)
+    return tuple(found)
+
+
 def choose(legal: Sequence[Action], answer: object) -> Action | None:
     """Return the engine's own copy of ``answer`` from ``legal``, or ``None`` if it is not there.
 

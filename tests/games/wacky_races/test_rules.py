@@ -13,10 +13,9 @@ from msgspec.structs import replace
 
 from racedeck.core.errors import IllegalActionError, UnknownEventError
 from racedeck.core.model import ENGINE, Event
-from racedeck.core.rng import engine_stream
-from racedeck.core.step import NO_CHANCE, apply, choose, resolve
+from racedeck.core.step import apply
 from racedeck.games.wacky_races.actions import ChooseRacer, EndTurn, UseAdvantage
-from racedeck.games.wacky_races.events import TurnEnded, TurnStarted, WackyEvent
+from racedeck.games.wacky_races.events import TurnStarted, WackyEvent
 from racedeck.games.wacky_races.rules import WackyRaces
 from tests.games.wacky_races.helpers import (
     G,
@@ -90,39 +89,3 @@ def test_the_game_object_keeps_no_state() -> None:
             game.observe(state, step.seats[0])
             state = apply(game, state, step.seats[0], legal[rng.randrange(len(legal))]).state
     assert vars(game) == before
-
-
-def test_each_seat_action_is_named_by_its_first_event() -> None:
-    """``action_of`` names every seat action from its first event, and only that action.
-
-    Checking a log's decisions then resolves one action instead of every legal one.
-    """
-    game = WackyRaces()
-    rng = random.Random(3)
-    kinds: set[str] = set()
-    for match, options in enumerate(({}, {"special_tile": "swamp", "races": 2})):
-        state = game.initial_state(game.parse_options(options), 3)
-        events = 0
-        while not (step := game.next_step(state)).over:
-            if step.engine:
-                turn = resolve(game, state, ENGINE, None, engine_stream(match, events))
-            else:
-                seat = step.seats[0]
-                legal = game.legal_actions(state, seat)
-                for action in legal:
-                    first = resolve(game, state, seat, action, NO_CHANCE).events[0]
-                    assert choose(legal, game.action_of(state, seat, first)) is action
-                    kinds.add(type(action).__name__)
-                turn = resolve(game, state, seat, legal[rng.randrange(len(legal))], NO_CHANCE)
-            state = turn.state
-            events += len(turn.events)
-    assert kinds == {"ChooseRacer", "PlayStep", "UseAdvantage", "EndTurn"}
-
-
-def test_events_no_action_begins_with_name_no_action() -> None:
-    """The engine's events, and a turn a trap or an empty hand ended, name no seat action."""
-    state = make(players=2)
-    assert G.action_of(state, 0, TurnEnded(seat=0, reason="trap")) is None
-    assert G.action_of(state, 0, TurnEnded(seat=0, reason="nothing left to do")) is None
-    assert G.action_of(state, 0, TurnStarted(seat=0, round=1)) is None
-    assert G.action_of(state, 0, TurnEnded(seat=0, reason="ended")) == EndTurn()

@@ -56,7 +56,6 @@ from racedeck.games.detroit_cleveland.actions import (
     Pass,
     Play,
 )
-from racedeck.games.detroit_cleveland.auction import PASS
 from racedeck.games.detroit_cleveland.events import (
     BidMade,
     BidPassed,
@@ -74,7 +73,6 @@ from racedeck.games.detroit_cleveland.events import (
     RaceStarted,
     TurnDeclined,
 )
-from racedeck.games.detroit_cleveland.optional_rules import DECLINE
 from racedeck.games.detroit_cleveland.options import (
     DetroitClevelandOptions,
     check_options,
@@ -82,7 +80,6 @@ from racedeck.games.detroit_cleveland.options import (
     with_track,
 )
 from racedeck.games.detroit_cleveland.render import render_state
-from racedeck.games.detroit_cleveland.running_the_race import PLAYS
 from racedeck.games.detroit_cleveland.state import (
     DetroitClevelandObservation,
     DetroitClevelandState,
@@ -222,27 +219,6 @@ class DetroitCleveland(
             return False
         turn.emit(event)
         return True
-
-    def action_of(self, state: State, seat: int, event: Event) -> Action | None:
-        """Return the action a seat's first event names: each action emits its own first.
-
-        A move names its car and destination, a play its card (identical cards are offered
-        once, by the card the event names), a bid its amount; a pass and a decline are
-        one action each. The events that follow (a sale, the next car's move, the end of
-        the race) are consequences, never the first event of a seat's action.
-        """
-        # Each test is one ``isinstance``: a log's check asks this once per seat event.
-        if isinstance(event, CarMoved):
-            return Move(car=event.car, to=event.to)
-        if isinstance(event, CardPlayed):
-            return PLAYS[event.card] if 0 <= event.card < len(PLAYS) else None
-        if isinstance(event, BidMade):
-            return Bid(amount=event.amount)
-        if isinstance(event, BidPassed):
-            return PASS
-        if isinstance(event, TurnDeclined):
-            return DECLINE
-        return None
 
     def evolve(self, state: State, event: Event) -> State:
         """Fold one event into the state: each kind by the rule it belongs to."""

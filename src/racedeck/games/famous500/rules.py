@@ -270,31 +270,6 @@ class Famous500(
             return False
         return True
 
-    def action_of(
-        self, state: Famous500State, seat: int, event: Famous500Event
-    ) -> Famous500Action | None:
-        """Return the action of ``seat`` that ``event`` begins: each action emits its own first.
-
-        An event of the other driver, or of the engine, begins no action of ``seat``.
-        """
-        match event:
-            case CardLaid(seat=by, card=card, pit=pit) if by == seat:
-                return PitStop(card=card) if pit else Race(card=card)
-            case StartChosen(seat=by, false_start=false_start) if by == seat:
-                return _FALSE_START if false_start else _KEEP
-            case CarDesigned(seat=by) if by == seat:
-                split = (event.tires, event.fuel, event.engine, event.speed)
-                return customizing_your_race_car.listed_design(state.setup.difficulty, split)
-            case CardReturned(seat=by, card=card) if by == seat:
-                return ReturnCard(card=card)
-            case Repaired(seat=by, column=column) if by == seat:
-                return Repair(column=column)
-            case PitLeft(seat=by) if by == seat:
-                return _LEAVE
-            case CardDiscarded(seat=by, card=card) if by == seat:
-                return Discard(card=card)
-        return None
-
     def explain_illegal(self, state: Famous500State, seat: int, action: object) -> str:
         """Say which rule ``action`` breaks."""
         phase = state.phase

@@ -45,10 +45,6 @@ from racedeck.games.lacorsa import (
     view,
 )
 from racedeck.games.lacorsa.actions import (
-    CARD_IDS,
-    DISCARD_ONE,
-    EXTEND_WITH,
-    MAX_CARS,
     PLAY_ONE,
     Discard,
     Extend,
@@ -232,29 +228,6 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
             first_lap.reveal(turn)
             return True
         return False
-
-    def action_of(
-        self, state: LacorsaState, seat: int, event: LacorsaEvent
-    ) -> LacorsaAction | None:
-        """Return the action a seat's first event names: each action emits its own first.
-
-        One-card plays and discards and every extend are the very objects
-        ``legal_actions`` offers, so that ``choose`` finds them by identity.
-        """
-        kind = type(event)
-        if kind is CardsCommitted or kind is Discarded:
-            car, cards = event.car, event.cards  # type: ignore[union-attr]
-            if len(cards) == 1 and 0 <= car < MAX_CARS and 0 <= cards[0] < CARD_IDS:
-                return (PLAY_ONE if kind is CardsCommitted else DISCARD_ONE)[car][cards[0]]
-            if kind is CardsCommitted:
-                return Play(car=car, cards=cards)
-            return Discard(car=car, cards=cards)
-        if kind is Extended:
-            car, card = event.car, event.card  # type: ignore[union-attr]
-            if 0 <= car < MAX_CARS and 0 <= card < CARD_IDS:
-                return EXTEND_WITH[car][card]
-            return Extend(car=car, card=card)
-        return None
 
     def explain_illegal(self, state: LacorsaState, seat: int, action: object) -> str:
         """Say which rule ``action`` breaks."""

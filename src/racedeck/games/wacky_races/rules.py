@@ -238,25 +238,6 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
             return False
         return True
 
-    def action_of(self, state: WackyState, seat: int, event: WackyEvent) -> WackyAction | None:
-        """Return the action a seat's first event names: each action emits its own first.
-
-        A step's ``StepPlayed`` carries its cards, an advantage's ``AdvantageUsed`` its
-        advantage and target, a choice's ``RacerChosen`` its racer; only ending the turn
-        begins with a ``TurnEnded`` whose reason is ``ended`` (a turn a trap or an empty hand
-        ends follows a step or an advantage's own first event).
-        """
-        # Exact types, not class patterns: a pattern that fails is a slow isinstance.
-        if type(event) is StepPlayed:
-            return PlayStep(cards=event.cards)
-        if type(event) is AdvantageUsed:
-            return UseAdvantage(advantage=event.advantage, target=event.target)
-        if type(event) is TurnEnded and event.reason == "ended":
-            return moving.END_TURN
-        if type(event) is RacerChosen:
-            return ChooseRacer(racer=event.racer)
-        return None
-
     def explain_illegal(self, state: WackyState, seat: int, action: object) -> str:
         """Say which rule refuses ``action``."""
         if state.pending:
