@@ -77,7 +77,7 @@ class Ticker(Game[Count, Action, Tick, TickerObservation, Options]):
     state_type = Count
     observation_type = TickerObservation
 
-    def initial_state(self, options, players):  # type: ignore[no-untyped-def]
+    def set_up(self, options, players):  # type: ignore[no-untyped-def]
         return Count(limit=options.ticks)
 
     def next_step(self, state):  # type: ignore[no-untyped-def]

@@ -114,6 +114,38 @@ def test_every_option_is_described_and_its_range_is_enforced(name: str) -> None:
                     game.parse_options({d.name: outside})
 
 
+@pytest.mark.parametrize("name", sorted(REGISTRY.games))
+def test_options_built_by_hand_are_checked_where_the_game_is_set_up(name: str) -> None:
+    """Options need not come through ``parse_options``: ``initial_state`` refuses, with the
+    option's name, a value past either end of its range, the wrong options type and a
+    player count the game does not take."""
+    game = REGISTRY.game(name)
+    ranged = [d for d in game.option_ranges if d.low is not None and d.high is not None]
+    for d in ranged:
+        assert d.low is not None and d.high is not None
+        for outside in (d.low - 1, d.high + 1):
+            options = game.options_type(**{d.name: outside})
+            with pytest.raises(OptionError, match=d.name):
+                game.initial_state(options, game.min_players)
+    default = game.parse_options({})
+    game.initial_state(default, game.min_players)
+    with pytest.raises(OptionError, match="players"):
+        game.initial_state(default, game.max_players + 1)
+    with pytest.raises(OptionError, match="options must be"):
+        game.initial_state(object(), game.min_players)
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY.games))
+def test_an_unknown_option_name_is_refused_with_the_valid_ones(name: str) -> None:
+    game = REGISTRY.game(name)
+    fields = game.options_type.__struct_fields__
+    with pytest.raises(OptionError) as refused:
+        game.parse_options({"no_such_option": 1})
+    message = str(refused.value)
+    assert "unknown option 'no_such_option'" in message
+    assert all(field in message for field in fields), message
+
+
 def test_every_game_plays_its_extremes_at_both_table_sizes() -> None:
     games = {param.values[0] for param in MATRIX}
     assert games == set(REGISTRY.games)

@@ -63,9 +63,26 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
         self.action_decoder: msgspec.json.Decoder[ActionT] = msgspec.json.Decoder(self.action_type)
 
     # The contract -------------------------------------------------------------------
-    @abc.abstractmethod
+    @final
     def initial_state(self, options: OptionsT, players: int) -> StateT:
-        """Return the state before anything has happened."""
+        """Return the state before anything has happened, once ``options`` pass their checks.
+
+        Every way of setting a game up comes through here, so no match starts with options
+        of another type, out of their ranges (``check_options``) or unfit for the player
+        count (``check_players``), however the options were built. ``set_up`` is the game's.
+        """
+        if not isinstance(options, self.options_type):
+            raise OptionError(
+                f"{self.name}: options must be {self.options_type.__name__}, "
+                f"got {type(options).__name__}"
+            )
+        self.check_options(options)
+        self.check_players(options, players)
+        return self.set_up(options, players)
+
+    @abc.abstractmethod
+    def set_up(self, options: OptionsT, players: int) -> StateT:
+        """Return the state before anything has happened (``initial_state`` checked the options)."""
 
     @abc.abstractmethod
     def next_step(self, state: StateT) -> Step:
@@ -227,11 +244,22 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
 
     def parse_options(self, raw: dict[str, Any]) -> OptionsT:
         """Build the options from a mapping of names to values, with clear errors."""
+        options = self.convert_options(raw)
+        self.check_options(options)
+        return options
+
+    def convert_options(self, raw: dict[str, Any]) -> OptionsT:
+        """Return ``raw`` as this game's options; an unknown name is refused with the valid ones."""
+        known = self.options_type.__struct_fields__
+        unknown = sorted(str(name) for name in raw if name not in known)
+        if unknown:
+            raise OptionError(
+                f"{self.name}: unknown option {unknown[0]!r}; its options are {', '.join(known)}"
+            )
         try:
             options = msgspec.convert(raw, type=self.options_type, strict=False)
         except msgspec.ValidationError as exc:
             raise OptionError(f"{self.name}: bad option: {exc}") from None
-        self.check_options(options)  # type: ignore[arg-type]
         return options  # type: ignore[return-value]
 
     def check_options(self, options: OptionsT) -> None:

@@ -111,7 +111,7 @@ class HighCard(Game[HighCardState, Lay, HighCardEvent, HighCardObservation, High
         if not 1 <= options.hand <= CARDS:
             raise OptionError(f"high-card: hand must be 1 to {CARDS}, got {options.hand}")
 
-    def initial_state(self, options: HighCardOptions, players: int) -> HighCardState:
+    def set_up(self, options: HighCardOptions, players: int) -> HighCardState:
         """Return the match before the deal."""
         return HighCardState(options=options, players=players, points=(0,) * players)
 

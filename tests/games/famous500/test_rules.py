@@ -8,7 +8,7 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from racedeck.core.errors import IllegalActionError, UnknownEventError
+from racedeck.core.errors import IllegalActionError, OptionError, UnknownEventError
 from racedeck.core.model import ENGINE, Event
 from racedeck.core.step import apply, fold
 from racedeck.games.famous500.actions import (
@@ -164,3 +164,10 @@ def test_hands_stay_sorted_and_pairs_change_one_seat() -> None:
     assert add((40, 120), 60) == (40, 60, 120)
     assert remove((40, 60, 120), 60) == (40, 120)
     assert pair((1, 2), 0, 5) == (5, 2) and pair((1, 2), 1, 5) == (1, 5)
+
+
+def test_a_race_longer_than_the_pit_deck_allows_is_refused_however_it_is_set_up() -> None:
+    """Seven laps would leave a driver with no card (the pit deck lasts three between-laps
+    draws): options built by hand are refused where the race is set up, not played."""
+    with pytest.raises(OptionError, match="laps must be 1 to 4, got 7"):
+        GAME.initial_state(Famous500Options(laps=7), 2)

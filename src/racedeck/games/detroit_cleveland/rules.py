@@ -149,7 +149,7 @@ class DetroitCleveland(
         check_options(options)
 
     # Who acts, and what they may do --------------------------------------------------------
-    def initial_state(self, options: DetroitClevelandOptions, players: int) -> State:
+    def set_up(self, options: DetroitClevelandOptions, players: int) -> State:
         """Return the match before the first deal (The Setup)."""
         return setup.initial_state(options, players)
 

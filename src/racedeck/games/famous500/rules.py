@@ -29,8 +29,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-import msgspec
-
 from racedeck.core.errors import DataError, OptionError, unknown_event
 from racedeck.core.game import Game, OptionRange
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
@@ -141,11 +139,7 @@ class Famous500(
     # Options ----------------------------------------------------------------------------
     def parse_options(self, raw: dict[str, Any]) -> Famous500Options:
         """Build the options, reading a named track or card file into the options."""
-        try:
-            options = msgspec.convert(raw, type=Famous500Options, strict=False)
-        except msgspec.ValidationError as exc:
-            raise OptionError(f"{self.name}: bad option: {exc}") from None
-        options = load_named_files(options)
+        options = load_named_files(self.convert_options(raw))
         self.check_options(options)
         return options
 
@@ -171,7 +165,7 @@ class Famous500(
         return compiled_setup(options)
 
     # The contract ------------------------------------------------------------------------
-    def initial_state(self, options: Famous500Options, players: int) -> Famous500State:
+    def set_up(self, options: Famous500Options, players: int) -> Famous500State:
         """Return the race before the first deal."""
         return Famous500State(options=options, setup=compiled_setup(options))
 

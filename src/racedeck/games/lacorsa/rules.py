@@ -140,7 +140,7 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
             raise OptionError("lacorsa: pairs_as_teams is for drivers' championships (4-6 players)")
 
     # The contract ------------------------------------------------------------------------
-    def initial_state(self, options: LacorsaOptions, players: int) -> LacorsaState:
+    def set_up(self, options: LacorsaOptions, players: int) -> LacorsaState:
         """Return the championship before the first deal."""
         per = cars_per_player(players)
         cars = players * per

@@ -151,7 +151,7 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
         """Reject option values the rules cannot play."""
         race_end.check_options(options)
 
-    def initial_state(self, options: WackyOptions, players: int) -> WackyState:
+    def set_up(self, options: WackyOptions, players: int) -> WackyState:
         """Return the match before the first racer is chosen."""
         return WackyState(options=options, players=players, points=(0,) * players)
 
