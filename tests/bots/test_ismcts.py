@@ -14,6 +14,7 @@ from racedeck.bots.selection import WIDEN_ABOVE, select_ucb1
 from racedeck.bots.strength import measure, seat_score
 from racedeck.core.bot import BotSpec
 from racedeck.core.errors import OptionError
+from racedeck.core.game import Capabilities
 from racedeck.core.model import ENGINE, Result
 from racedeck.core.rng import engine_stream
 from racedeck.core.step import NO_CHANCE, resolve
@@ -119,9 +120,7 @@ def test_seat_score_counts_the_seats_beaten_and_halves_ties() -> None:
 def test_ismcts_refuses_a_game_it_cannot_sample_with_a_clear_fault() -> None:
     class Unsampled(type(LACORSA)):  # type: ignore[misc]
         name = "unsampled"
-
-        def state_from_observation(self, observation, options):  # type: ignore[no-untyped-def]
-            return None
+        capabilities = Capabilities(hidden_information=True)
 
     seats = [ismcts(Budget(simulations=5)), RANDOM]
     from racedeck.core.runner import run_match
@@ -281,22 +280,27 @@ def test_detroit_cleveland_search_leaves_the_heuristics_choice_only_on_evidence(
 
 
 def test_a_decisions_samples_rebuild_the_state_from_the_observation_once() -> None:
-    """The default stream redeals one rebuilt state: the same deals as ``sample_state``."""
+    """LACORSA's stream redeals one rebuilt state: the same deals as redealing it each time."""
+    from racedeck.games.lacorsa import rules, view
+
     state, seat, options = next(s for s in _states("lacorsa", 2) if s[0].hands)
     seen = LACORSA.observe(state, seat)
     rebuilt = []
-    builder = LACORSA.state_from_observation
+    builder = rules.state_from_observation
 
-    class Counting(type(LACORSA)):  # type: ignore[misc]
-        def state_from_observation(self, observation, options):  # type: ignore[no-untyped-def]
-            rebuilt.append(1)
-            return builder(observation, options)
+    def counting(observation, options):  # type: ignore[no-untyped-def]
+        rebuilt.append(1)
+        return builder(observation, options)
 
-    game = Counting()
-    stream = list(islice(game.sample_states(seen, options, seat, random.Random(4)), 6))
+    rules.state_from_observation = counting  # type: ignore[assignment]
+    try:
+        stream = list(islice(LACORSA.sample_states(seen, options, seat, random.Random(4)), 6))
+    finally:
+        rules.state_from_observation = builder  # type: ignore[assignment]
     assert len(rebuilt) == 1
     rng = random.Random(4)
-    assert stream == [LACORSA.sample_state(seen, options, seat, rng) for _ in range(6)]
+    once = builder(seen, options)
+    assert stream == [view.hidden_variant(once, seat, rng) for _ in range(6)]
     assert len({s.hands for s in stream}) > 1
 
 

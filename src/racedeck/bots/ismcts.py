@@ -41,7 +41,7 @@ from racedeck.bots.selection import (
 )
 from racedeck.core.bot import Bot, BotFactory, BotFault
 from racedeck.core.errors import RacedeckError
-from racedeck.core.game import AnyGame, Game
+from racedeck.core.game import AnyGame
 from racedeck.core.model import ENGINE, Action, Observation, Options, Result
 from racedeck.core.rng import Rng
 from racedeck.core.step import NO_CHANCE, Turn, choose
@@ -239,7 +239,7 @@ class Ismcts(Bot):
             bias = game_bias(game, players) * self.budget.bias_scale
         self._bias = bias
         # A game that gives no estimate is played to the end whatever the horizon.
-        estimates = type(self._game).estimate is not Game.estimate
+        estimates = self._game.capabilities.evaluation
         self._horizon = self.budget.horizon if estimates else None
         rollout = self.budget.rollout
         if rollout != "random":

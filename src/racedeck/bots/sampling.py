@@ -4,10 +4,8 @@ A search bot never sees a state, yet needs states to simulate. A determinization
 state the seat cannot tell apart from the true one: everything it sees is as observed,
 everything it cannot see is dealt at random from what it has not seen.
 
-Every game provides this through ``Game.sample_state``: by default it builds a state
-consistent with the observation (``state_from_observation``, unseen parts as
-placeholders) and lets the game's own ``hidden_variants`` redeal everything the seat
-cannot see, so each game keeps a single sampler of hidden information.
+A game that declares ``capabilities.sampling`` provides this through its one sampling
+hook, ``Game.sample_states``: a stream of such states for one decision.
 """
 
 from __future__ import annotations
@@ -23,7 +21,15 @@ Sampler = Callable[[Observation, Options, int, Rng], Any]
 """``(observation, options, seat, rng) -> state`` consistent with the observation."""
 
 
-def sampler_for(game: AnyGame) -> Sampler:
-    """Return how to sample a state of ``game`` from an observation (``Game.sample_state``)."""
-    sample: Sampler = game.sample_state
+def sampler_for(game: AnyGame) -> Sampler | None:
+    """Return how to sample a state of ``game`` from an observation, if it declares it can.
+
+    The sample is the first of the game's stream (``Game.sample_states``).
+    """
+    if not game.capabilities.sampling:
+        return None
+
+    def sample(observation: Observation, options: Options, seat: int, rng: Rng) -> Any:
+        return next(iter(game.sample_states(observation, options, seat, rng)))
+
     return sample

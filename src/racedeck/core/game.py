@@ -17,7 +17,7 @@ once per decision, and every event is folded exactly once.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, final
 
 import msgspec
@@ -35,6 +35,51 @@ ActionT = TypeVar("ActionT", bound=Action)
 EventT = TypeVar("EventT", bound=Event)
 ObservationT = TypeVar("ObservationT", bound=Observation)
 OptionsT = TypeVar("OptionsT", bound=Options)
+
+
+class Score(msgspec.Struct, frozen=True, kw_only=True):
+    """What a game's result scores, declared by the game: its name and which way is better."""
+
+    name: str
+    """What ``Result.scores`` hold: the ``unit`` of the results that hold it."""
+    higher_is_better: bool = True
+    """False when a lower score is the better one (a place: 1st beats 2nd)."""
+
+
+class Capabilities(msgspec.Struct, frozen=True, kw_only=True):
+    """What a game offers beyond the contract, declared as data.
+
+    Each flag promises a method that does more than the base's default; the conformance
+    suite holds every game to its declaration (``tests/conformance/test_capabilities.py``).
+    """
+
+    sampling: bool = False
+    """``sample_states`` builds states from a seat's observation (search plays from them)."""
+    evaluation: bool = False
+    """``estimate`` judges an unfinished match (a search stops its playouts early)."""
+    hidden_information: bool = False
+    """Some of a state is hidden from a seat: ``hidden_variants`` redeals it."""
+    rules_versions: tuple[str, ...] = ()
+    """The older rules versions the game still plays (``under_rules``), for their logs."""
+
+
+def redeals(
+    state: StateT | None,
+    redeal: Callable[[StateT, int, Rng], StateT | None],
+    seat: int,
+    rng: Rng,
+) -> Iterator[StateT | None]:
+    """Yield ``state`` with what ``seat`` cannot see dealt anew by ``redeal``, endlessly.
+
+    The usual ``sample_states``: the state is rebuilt from the observation once, then only
+    redealt for each simulation.
+    """
+    while True:
+        if state is None:
+            yield None
+            continue
+        redealt = redeal(state, seat, rng)
+        yield state if redealt is None else redealt
 
 
 class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
@@ -57,6 +102,12 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
     """Option sets the conformance suite plays at every player count; keep them quick."""
     option_ranges: ClassVar[tuple[OptionRange, ...]] = ()
     """Every option's documented range or enumerated values, for the conformance matrix."""
+    scores: ClassVar[tuple[Score, ...]]
+    """Every score the game's results may hold, one per ``Result.unit`` it writes, with
+    which way is better: standings read it (``score_of``)."""
+    capabilities: ClassVar[Capabilities] = Capabilities()
+    """What the game offers beyond the contract, declared (tools read this, never which
+    methods a subclass overrides); pictures and encoders are registered beside the game."""
 
     def __init__(self) -> None:
         self.event_decoder: msgspec.json.Decoder[EventT] = msgspec.json.Decoder(self.event_type)
@@ -168,49 +219,20 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
         """
         return spell(value)
 
-    def state_from_observation(self, observation: ObservationT, options: OptionsT) -> StateT | None:
-        """Return some state that gives exactly ``observation``, unseen parts as placeholders.
-
-        Games with hidden information override this (or ``sample_state`` itself) so that
-        search bots can build states from what a seat sees. ``None``: not supported.
-        """
-        return None
-
-    def sample_state(
-        self, observation: ObservationT, options: OptionsT, seat: int, rng: Rng
-    ) -> StateT | None:
-        """Return a state ``seat`` cannot tell from the true one, unseen parts dealt at random.
-
-        This is a determinization for information-set search: a bot never sees a state,
-        but it may simulate from one sampled from its own observation. ``None`` means the
-        game cannot build one.
-        """
-        state = self.state_from_observation(observation, options)
-        if state is None:
-            return None
-        redealt = self.hidden_variants(state, seat, rng)
-        return state if redealt is None else redealt
-
     def sample_states(
         self, observation: ObservationT, options: OptionsT, seat: int, rng: Rng
     ) -> Iterator[StateT | None]:
         """Yield states ``seat`` cannot tell from the true one, one per simulation, endlessly.
 
-        A search draws its determinizations for one decision from this stream. By default
-        each is a fresh ``sample_state``; a game whose hidden cards can be inferred from
-        what was played (a bid says something of a hand) may instead walk a chain of
-        deals, each near the last, that agree with that inference. Every state gives back
-        ``observation``; None as in ``sample_state``. A game that keeps the default
-        ``sample_state`` has its state rebuilt from the observation once, not per sample.
+        The one hook for sampling hidden information, offered by a game that declares
+        ``capabilities.sampling``. A search draws its determinizations for one decision
+        from this stream: each gives back ``observation``, what the seat cannot see dealt
+        at random (``redeals`` does it for most games), or walked as a chain of deals that
+        agree with what play revealed (a bid says something of a hand). The default, for a
+        game that declares no sampling, yields ``None``: it cannot build a state.
         """
-        if type(self).sample_state is not Game.sample_state:
-            while True:
-                yield self.sample_state(observation, options, seat, rng)
-        # The default sample_state: the state rebuilt once a decision, only redealt after.
-        state = self.state_from_observation(observation, options)
         while True:
-            redealt = None if state is None else self.hidden_variants(state, seat, rng)
-            yield state if redealt is None else redealt
+            yield None
 
     def render_observation(self, observation: ObservationT) -> str:
         """Return what one seat sees as readable text; games may override for a better picture."""
@@ -220,12 +242,20 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
         return "\n".join(lines)
 
     # Helpers shared by every game ------------------------------------------------------
+    def score_of(self, result: Result) -> Score:
+        """Return the declared score ``result`` holds (found by its unit)."""
+        for score in self.scores:
+            if score.name == result.unit:
+                return score
+        raise ValueError(f"{self.name} declares no score {result.unit!r}")
+
     def hidden_variants(self, state: StateT, seat: int, rng: Rng) -> StateT | None:
         """Return a state that ``seat`` cannot tell from ``state``, its unseen cards redealt.
 
-        Games with hidden information override this; it is what information-set search
-        samples from and what the conformance suite uses to prove observations leak
-        nothing. ``None`` means the game has nothing ``seat`` cannot see.
+        Not a sampler for search (``sample_states`` is): the conformance suite redeals a
+        true state with it to prove that observations leak nothing, which a state built
+        from an observation cannot prove. ``None`` means the game has nothing ``seat``
+        cannot see.
         """
         return None
 

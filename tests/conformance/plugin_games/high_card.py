@@ -7,14 +7,14 @@ face down at once, then the engine reveals them and the highest card scores a po
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import msgspec
 from msgspec.structs import replace
 
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import OptionError, unknown_event
-from racedeck.core.game import Game, OptionRange
+from racedeck.core.game import Capabilities, Game, OptionRange, Score, redeals
 from racedeck.core.model import (
     ENGINE,
     ENGINE_STEP,
@@ -103,6 +103,8 @@ class HighCard(Game[HighCardState, Lay, HighCardEvent, HighCardObservation, High
     action_type = Lay
     state_type = HighCardState
     observation_type = HighCardObservation
+    scores = (Score(name="points"),)
+    capabilities = Capabilities(sampling=True, hidden_information=True)
     conformance_options = ({}, {"hand": 2})
     option_ranges = (OptionRange.between("hand", 1, CARDS),)
 
@@ -186,9 +188,13 @@ class HighCard(Game[HighCardState, Lay, HighCardEvent, HighCardObservation, High
             dealt=bool(state.hands),
         )
 
-    def state_from_observation(
-        self, observation: HighCardObservation, options: HighCardOptions
-    ) -> HighCardState:
+    def sample_states(
+        self, observation: HighCardObservation, options: HighCardOptions, seat: int, rng: Rng
+    ) -> Iterator[HighCardState | None]:
+        """Yield the match rebuilt from one seat's view, the others' cards redealt."""
+        return redeals(self.rebuilt(observation, options), self.hidden_variants, seat, rng)
+
+    def rebuilt(self, observation: HighCardObservation, options: HighCardOptions) -> HighCardState:
         """Rebuild the match from one seat's view, the others' cards as placeholders."""
         players = len(observation.points)
         state = HighCardState(options=options, players=players, points=observation.points)

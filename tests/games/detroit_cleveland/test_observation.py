@@ -58,7 +58,7 @@ def test_turn_passes_and_past_owners_are_public_and_sampled_exactly() -> None:
                         view.passes,
                         view.owners,
                     )
-                sampled = GAME.sample_state(view, state.options, seat, rng)
+                sampled = next(GAME.sample_states(view, state.options, seat, rng))
                 assert sampled is not None
                 assert GAME.observe(sampled, seat) == view
                 assert (sampled.turn, sampled.passes, sampled.owners) == (

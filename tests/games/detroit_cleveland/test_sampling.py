@@ -97,7 +97,7 @@ def test_deals_read_from_the_bids_explain_them_where_random_deals_do_not(players
     read = uniform = decisions = 0.0
     auctions = (found for seed in range(1, 4) for found in _auction(players, seed))
     for _state, seat, seen in auctions:
-        base = GAME.state_from_observation(seen, ONE_RACE)
+        base = sampling.state_from_observation(seen, ONE_RACE)
         rng = random.Random(decisions)
         worlds = list(islice(GAME.sample_states(seen, ONE_RACE, seat, rng), 20))
         read += sum(_misfits(w, seat) == 0 for w in worlds) / len(worlds)
@@ -114,7 +114,7 @@ def test_a_seat_that_bid_on_a_car_is_dealt_what_moves_it() -> None:
     read = uniform = truth = 0.0
     counted = 0
     for state, seat, seen in _auction(3, 3):
-        base = GAME.state_from_observation(seen, ONE_RACE)
+        base = sampling.state_from_observation(seen, ONE_RACE)
         rng = random.Random(counted)
         worlds = list(islice(GAME.sample_states(seen, ONE_RACE, seat, rng), 20))
         dealt = [sampling.hidden_variants(base, seat, rng) for _ in range(20)]
@@ -160,7 +160,7 @@ def test_the_deals_are_the_same_for_the_same_seed() -> None:
 def test_at_two_players_the_other_hand_is_every_card_unseen() -> None:
     """With one hidden hand there is nothing to read: the deals are the random redeals."""
     for state, seat, seen in islice(_auction(2, 6), 4):
-        base = GAME.state_from_observation(seen, ONE_RACE)
+        base = sampling.state_from_observation(seen, ONE_RACE)
         stream = list(islice(GAME.sample_states(seen, ONE_RACE, seat, random.Random(1)), 4))
         rng = random.Random(1)
         assert stream == [sampling.hidden_variants(base, seat, rng) for _ in range(4)]

@@ -141,7 +141,7 @@ def test_where_cards_went_under_the_pit_deck_and_pit_points_are_public() -> None
                 if variant is not None:
                     again = GAME.observe(variant, seat)
                     assert (again.pit_deck_returned, again.points) == (by, state.points)
-                sampled = GAME.sample_state(view, state.options, seat, rng)
+                sampled = next(GAME.sample_states(view, state.options, seat, rng))
                 assert sampled is not None
                 assert sampled.deck_known == state.deck_known
                 assert sampled.points == state.points

@@ -91,7 +91,7 @@ def test_sample_state_looks_the_same_to_the_seat_and_deals_the_rest() -> None:
         else:
             seat = step.seats[0]
             seen = G.observe(state, seat)
-            sample = G.sample_state(seen, options, seat, random.Random(checked))
+            sample = next(G.sample_states(seen, options, seat, random.Random(checked)))
             assert G.observe(sample, seat) == seen
             assert G.legal_actions(sample, seat) == G.legal_actions(state, seat)
             if state.hands:
@@ -144,7 +144,7 @@ def test_past_races_fields_are_public_and_sampled_exactly() -> None:
             variant = G.hidden_variants(state, seat, rng)
             if variant is not None:
                 assert G.observe(variant, seat).fields == state.fields
-            assert G.sample_state(seen, options, seat, rng).fields == state.fields
+            assert next(G.sample_states(seen, options, seat, rng)).fields == state.fields
         finished_races_seen += bool(state.fields)
     assert len(state.fields) == 3 and finished_races_seen
 
@@ -155,7 +155,7 @@ def test_past_races_fields_are_public_and_sampled_exactly() -> None:
     views = [G.observe(state, seat) for seat in range(2)]
     assert [view.fields for view in views] == [(past,), (past,)]
     for seat, view in enumerate(views):
-        sample = G.sample_state(view, state.options, seat, random.Random(seat))
+        sample = next(G.sample_states(view, state.options, seat, random.Random(seat)))
         assert sample.fields == (past,) != (state.field,)
 
 

@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from racedeck.core.errors import unknown_event
-from racedeck.core.game import Game, OptionRange
+from racedeck.core.game import Capabilities, Game, OptionRange, Score, redeals
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
 from racedeck.core.step import Turn
@@ -114,6 +114,8 @@ class DetroitCleveland(
     action_type = DetroitClevelandAction
     state_type = DetroitClevelandState
     observation_type = DetroitClevelandObservation
+    scores = (Score(name="dollars"),)
+    capabilities = Capabilities(sampling=True, evaluation=True, hidden_information=True)
     conformance_options = (
         {"races": 1},
         {"races": 2, "track": "cleveland", "tournament_seating": True},
@@ -276,18 +278,11 @@ class DetroitCleveland(
         a seat that bid high on a car is dealt what moves it. Otherwise, and at two
         players (the other hand is then every card unseen), each is dealt at random.
         """
-        state = self.state_from_observation(observation, options)
+        state: State = sampling.state_from_observation(observation, options)
         if state.phase == "auction" and state.auction:
             return sampling.read_the_bids(state, seat, rng)
         # Every deal is a state: Detroit-Cleveland always rebuilds one from an observation.
-        return cast("Iterator[State]", super().sample_states(observation, options, seat, rng))
-
-    def state_from_observation(
-        self, observation: DetroitClevelandObservation, options: DetroitClevelandOptions
-    ) -> State:
-        """Return a state that gives exactly ``observation``, unseen cards as placeholders."""
-        state: State = sampling.state_from_observation(observation, options)
-        return state
+        return cast("Iterator[State]", redeals(state, sampling.hidden_variants, seat, rng))
 
     def render(self, state: State, viewer: int | None = None) -> str:
         """Return the track with the cars, the auction or race, the hands and the money."""

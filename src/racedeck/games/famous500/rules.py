@@ -26,11 +26,11 @@ emitted in the same turn as the action that leads to it, by ``follow``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 from racedeck.core.errors import DataError, OptionError, unknown_event
-from racedeck.core.game import Game, OptionRange
+from racedeck.core.game import Capabilities, Game, OptionRange, Score, redeals
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
 from racedeck.core.step import Turn
@@ -81,9 +81,6 @@ _BOTH_DRIVERS = Step((0, 1))
 _ENGINE_PHASES = frozenset({"deal", "reveal", "pit_draw", "lap_draw", "finish"})
 """Phases whose event follows from the state by itself (but for a coin toss at a reveal)."""
 _NOTHING: tuple[Famous500Action, ...] = ()
-_KEEP = KeepCards()
-_FALSE_START = FalseStart()
-_LEAVE = LeavePit()
 
 
 class Famous500(
@@ -103,6 +100,8 @@ class Famous500(
     action_type = Famous500Action
     state_type = Famous500State
     observation_type = Famous500Observation
+    scores = (Score(name="speed points"),)
+    capabilities = Capabilities(sampling=True, hidden_information=True, rules_versions=("1",))
     conformance_options = (
         {},
         {"laps": 1},
@@ -326,12 +325,12 @@ class Famous500(
         """Rank the winner first; scores are Speed points."""
         return finishing_the_race.result(state)
 
-    def state_from_observation(
-        self, observation: Famous500Observation, options: Famous500Options
-    ) -> Famous500State:
-        """Return a state that gives exactly ``observation``, unseen cards as placeholders."""
+    def sample_states(
+        self, observation: Famous500Observation, options: Famous500Options, seat: int, rng: Rng
+    ) -> Iterator[Famous500State | None]:
+        """Yield the state ``observation`` gives (``sampling``), what is unseen redealt."""
         state: Famous500State = state_from_observation(observation, options)
-        return state
+        return redeals(state, self.hidden_variants, seat, rng)
 
     def render(self, state: Famous500State, viewer: int | None = None) -> str:
         """Return the track, both car sheets and the cards in play, hidden from ``viewer``."""

@@ -25,11 +25,11 @@ ends; the cars score 9-6-4-3-2-1 by position.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from racedeck.core.errors import OptionError, unknown_event
-from racedeck.core.game import Game, OptionRange
+from racedeck.core.game import Capabilities, Game, OptionRange, Score, redeals
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
 from racedeck.core.step import Turn
@@ -97,6 +97,8 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
     state_type = LacorsaState
     observation_type = LacorsaObservation
     state_version = 2
+    scores = (Score(name="points"),)
+    capabilities = Capabilities(sampling=True, hidden_information=True, rules_versions=("1",))
     conformance_options = (
         {"races": 1},
         {"races": 2, "board_length": 8},
@@ -312,12 +314,11 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         """Redeal every card ``seat`` cannot see among the cars that might hold it (``view``)."""
         return view.hidden_variant(state, seat, rng)
 
-    def state_from_observation(
-        self, observation: LacorsaObservation, options: LacorsaOptions
-    ) -> LacorsaState:
-        """Return a state that gives exactly ``observation``, unseen cards as placeholders."""
-        state: LacorsaState = state_from_observation(observation, options)
-        return state
+    def sample_states(
+        self, observation: LacorsaObservation, options: LacorsaOptions, seat: int, rng: Rng
+    ) -> Iterator[LacorsaState | None]:
+        """Yield the state ``observation`` gives (``sampling``), its unseen cards redealt."""
+        return redeals(state_from_observation(observation, options), view.hidden_variant, seat, rng)
 
     def render(self, state: LacorsaState, viewer: int | None = None) -> str:
         """Return the strip, the hands (hidden from ``viewer`` where not its own) and points."""

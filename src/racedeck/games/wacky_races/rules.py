@@ -28,12 +28,12 @@ The first racer onto the finish wins. Chance (draws, steals, traps laid) is the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from types import MappingProxyType
 from typing import Any
 
 from racedeck.core.errors import unknown_event
-from racedeck.core.game import Game, OptionRange
+from racedeck.core.game import Capabilities, Game, OptionRange, Score
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
 from racedeck.core.step import Turn
@@ -121,6 +121,12 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
     action_type = WackyAction
     state_type = WackyState
     observation_type = WackyObservation
+    scores = (
+        Score(name="places", higher_is_better=False),
+        Score(name="championship points"),
+    )
+    """One race scores each seat's place; a championship its points."""
+    capabilities = Capabilities(sampling=True, hidden_information=True, rules_versions=("1", "2"))
     conformance_options = (
         {},
         {"races": 2, "special_tile": "crossroads", "dastardly_after_neutrals": True},
@@ -321,11 +327,12 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
         """Redeal other hands with the draw pile, and face-down traps with the trap deck."""
         return view.hidden_variants(state, seat, rng)
 
-    def sample_state(
+    def sample_states(
         self, observation: WackyObservation, options: WackyOptions, seat: int, rng: Rng
-    ) -> WackyState:
-        """Return a state ``seat`` cannot tell from the one it observed, unseen things dealt."""
-        return view.sample_state(observation, options, seat, rng)
+    ) -> Iterator[WackyState]:
+        """Yield states ``seat`` cannot tell from the one it observed, unseen things dealt."""
+        while True:
+            yield view.sample_state(observation, options, seat, rng)
 
     def render(self, state: WackyState, viewer: int | None = None) -> str:
         """Return the circuit, racers, Dastardly, traps (face down for a viewer) and hands."""
