@@ -105,3 +105,17 @@ def test_a_finite_board_stops_the_leader_extending() -> None:
     assert not [a for a in GAME.legal_actions(state, 1) if isinstance(a, Extend)]
     with pytest.raises(IllegalActionError, match="no open space"):
         apply(GAME, state, 1, extend(1, "1"), random.Random(0))
+
+
+def test_a_card_of_an_offered_rank_in_another_suit_is_refused_by_the_suit_rule() -> None:
+    """Racing Terminology: "Suits are used to divide the playing cards into groups of
+    thirteen. The suits have no rank." So one card of each rank is offered; the same rank
+    in another suit is refused with the rule and the card to play instead."""
+    state = race([0, 1], [0, 5], {0: "1 1 9", 1: "5"})
+    first, second = card("1", 0), card("1", 1)
+    assert Extend(car=0, card=first) in GAME.legal_actions(state, 0)
+    assert Extend(car=0, card=second) not in GAME.legal_actions(state, 0)
+    with pytest.raises(IllegalActionError, match=f"suits have no rank.*play card {first}$"):
+        apply(GAME, state, 0, Extend(car=0, card=second), random.Random(0))
+    with pytest.raises(IllegalActionError, match="suits have no rank"):
+        apply(GAME, state, 0, Discard(car=0, cards=(second,)), random.Random(0))

@@ -256,7 +256,7 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
                 return "the leader cannot use the Drafting Extend card (3) to extend"
             if not extending.may_extend(state, car):
                 return "there is no open space ahead: the board ends here"
-            return ""
+            return _suits_have_no_rank(hand, (action.card,))
         wanted = "move" if isinstance(action, Discard) else ("qualify", "challenge")
         if state.phase not in wanted:
             verb = "discard" if isinstance(action, Discard) else "play a sealed card"
@@ -271,7 +271,7 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         for c in cards:
             if c not in hand:
                 return f"card {c} is not in car {car}'s hand"
-        return ""
+        return _suits_have_no_rank(hand, cards)
 
     def _engine(self, turn: Turn[LacorsaState, LacorsaEvent]) -> None:
         phase = turn.state.phase
@@ -335,6 +335,29 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
     def result(self, state: LacorsaState) -> Result:
         """Rank seats by championship points, then most wins, most seconds, and so on."""
         return scoring.result(state)
+
+
+def _suits_have_no_rank(hand: tuple[int, ...], cards: tuple[int, ...]) -> str:
+    """Say which offered card stands for a card of the same rank in another suit, if any.
+
+    Rulebook, "Terms": "Suits are used to divide the playing cards into groups of
+    thirteen. The suits have no rank." Cards of one rank are one choice, offered once as
+    the hand's first card of that rank (``actions.plays``).
+    """
+    for c in cards:
+        first = next(x for x in hand if x >> 3 == c >> 3)
+        if first != c:
+            face = data.label(c)
+            return (
+                f"the suits have no rank (Terms): card {c} ({face} of {_suit(c)}) is the same "
+                f"choice as card {first} ({face} of {_suit(first)}), which is offered for its "
+                f"rank; play card {first}"
+            )
+    return ""
+
+
+def _suit(card: int) -> str:
+    return data.SUITS[data.suit_of(card)]
 
 
 class LacorsaRulesV1(Lacorsa):
