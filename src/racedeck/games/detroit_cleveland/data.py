@@ -163,11 +163,6 @@ CAR_LIMITS: tuple[int, ...] = tuple(DATA.car_limits.values)
 """The most cars one player may own, by player count."""
 
 
-def car_index(code: str) -> int:
-    """Return the car (or ``WHITE``) of a one-letter colour code."""
-    return _INDEX[code]
-
-
 def card_label(number: int) -> str:
     """Return a card's short text, such as ``#8 B6 G4 W2 R1`` or ``#47 switch K/Y``."""
     if number in SWITCHES:

@@ -25,11 +25,6 @@ IDENTITY: tuple[int, ...] = (0, 1, 2, 3, 4, 5, WHITE)
 """Each printed colour moves its own car while no switch is in force."""
 
 
-def is_switch(card: int) -> bool:
-    """Return True for a switch card."""
-    return card in SWITCHES
-
-
 def switch_mapping(switches: Sequence[tuple[int, int]]) -> tuple[int, ...]:
     """Return which car each printed colour moves while ``switches`` are in force.
 

@@ -260,7 +260,6 @@ def builtin_cards(name: str) -> CardTable:
 RULES = load_rules(_FILES.joinpath("famous500.json").read_bytes())
 """The rules table every match uses."""
 HAND_SIZE: int = RULES.hand_size.value
-FALSE_START_ABOVE: int = RULES.false_start_above.value
 LAPS: int = RULES.laps.value
 REPAIR: tuple[int, int, int] = (RULES.repair.tires, RULES.repair.fuel, RULES.repair.engine)
 SAMPLE_CARS: tuple[SampleCar, ...] = RULES.sample_cars

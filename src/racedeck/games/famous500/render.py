@@ -50,28 +50,7 @@ def render_state(state: Famous500State, viewer: int | None = None) -> str:
         track_line(state),
         "  car sheets        tires  fuel  engine  speed",
     ]
-    both_designed = state.designed[0] and state.designed[1]
-    for seat in (0, 1):
-        visible = viewer is None or viewer == seat or both_designed
-        if not state.designed[seat]:
-            lines.append(f"  seat {seat}            (not designed yet)")
-        elif not visible:
-            lines.append(f"  seat {seat}            (designed, face down)")
-        else:
-            t, f, e, s = state.cars[seat]
-            first = state.designs[seat]
-            name = sample_name(first)
-            design = "/".join(str(n) for n in first) + (f", the {name}" if name else "")
-            lines.append(
-                f"  seat {seat}          {t:6d} {f:5d} {e:7d} {s:6d}   (designed {design})"
-            )
-    if state.phase == "design":
-        samples = [c for c in SAMPLE_CARS if sum(c.split) == setup.difficulty]
-        if samples:
-            lines.append(
-                "  sample cars: "
-                + ", ".join(f"{c.name} {'/'.join(str(n) for n in c.split)}" for c in samples)
-            )
+    lines += _car_sheets(state, viewer)
     revealed = state.phase in ("pit_draw", "pit_return", "pit_repair")
     for seat in (0, 1):
         mine = viewer is None or viewer == seat
@@ -116,3 +95,35 @@ def render_state(state: Famous500State, viewer: int | None = None) -> str:
     if state.phase == "over":
         lines.append(f"  winner: seat {state.winner} ({state.reason})")
     return "\n".join(lines)
+
+
+def _car_sheets(state: Famous500State, viewer: int | None) -> list[str]:
+    """Return the car sheets, face down to a viewer until both are designed; the samples.
+
+    The sample cars are listed while the drivers design.
+    """
+    lines: list[str] = []
+    setup = state.setup
+    both_designed = state.designed[0] and state.designed[1]
+    for seat in (0, 1):
+        visible = viewer is None or viewer == seat or both_designed
+        if not state.designed[seat]:
+            lines.append(f"  seat {seat}            (not designed yet)")
+        elif not visible:
+            lines.append(f"  seat {seat}            (designed, face down)")
+        else:
+            t, f, e, s = state.cars[seat]
+            first = state.designs[seat]
+            name = sample_name(first)
+            design = "/".join(str(n) for n in first) + (f", the {name}" if name else "")
+            lines.append(
+                f"  seat {seat}          {t:6d} {f:5d} {e:7d} {s:6d}   (designed {design})"
+            )
+    if state.phase == "design":
+        samples = [c for c in SAMPLE_CARS if sum(c.split) == setup.difficulty]
+        if samples:
+            lines.append(
+                "  sample cars: "
+                + ", ".join(f"{c.name} {'/'.join(str(n) for n in c.split)}" for c in samples)
+            )
+    return lines

@@ -84,11 +84,6 @@ def card(rank: int, suit: int) -> int:
     return rank * 8 + suit
 
 
-def rank_of(card_id: int) -> int:
-    """Return a card's rank index."""
-    return card_id >> 3
-
-
 def suit_of(card_id: int) -> int:
     """Return a card's suit index."""
     return card_id & 7

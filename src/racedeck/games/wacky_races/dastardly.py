@@ -67,14 +67,6 @@ def lays_a_trap(state: WackyState, q: int) -> bool:
     return q > max(state.pos)
 
 
-def needs_a_shuffle(state: WackyState) -> bool:
-    """Return True when his move now lays a trap from an empty trap deck that can be refilled."""
-    if state.trap_deck or not sum(state.trap_discard):
-        return False
-    q = destination(state)
-    return q >= 0 and lays_a_trap(state, q)
-
-
 def move(r: Resolution) -> None:
     """Move Dastardly after a player's turn; ahead of every racer, lay a trap and drop back."""
     s = r.turn.state

@@ -64,11 +64,6 @@ def points(state: WackyState) -> tuple[int, ...]:
     return tuple(data.POINTS[order.index(seat)] for seat in range(state.players))
 
 
-def another_race_follows(state: WackyState) -> bool:
-    """Return True when the championship has a race after this one (its set-up shuffles)."""
-    return state.race + 1 < state.options.races
-
-
 def end_race(r: Resolution) -> None:
     """Record the race's places and points."""
     s = r.turn.state
