@@ -24,7 +24,7 @@ import msgspec
 
 from benchmarks.harness import Benchmark
 from racedeck.core.bot import BotSpec
-from racedeck.core.game import Game
+from racedeck.core.game import Game, Presentation, Score
 from racedeck.core.log import LogReader, LogWriter, ResultLine, encode
 from racedeck.core.model import (
     ENGINE_STEP,
@@ -68,6 +68,8 @@ class Ticker(Game[Count, Action, Tick, TickerObservation, Options]):
 
     name = "ticker"
     title = "Ticker"
+    scores = (Score(name="points"),)
+    presentation = Presentation(render=lambda state, viewer=None: str(state.total))
     rules_version = "1"
     min_players = 1
     max_players = 1
@@ -98,8 +100,6 @@ class Ticker(Game[Count, Action, Tick, TickerObservation, Options]):
     def result(self, state):  # type: ignore[no-untyped-def]
         return Result(ranks=(1,), scores=(state.total,), unit="points")
 
-    def render(self, state, viewer=None):  # type: ignore[no-untyped-def]
-        return str(state.total)
 
 
 _ticker_registry = Registry()

@@ -343,8 +343,8 @@ class Replay:
     def render(self, at: int | None = None, seat: int | None = None) -> str:
         """Return the state after event ``at`` as text, as ``seat`` saw it with one."""
         if seat is None:
-            return self.game.render(self.state(at))
-        return self.game.render_observation(self.observation(at, seat))
+            return self.game.presentation.render(self.state(at))
+        return self.game.presentation.render_observation(self.observation(at, seat))
 
     # Checking -------------------------------------------------------------------------------
     def verify(self) -> bool:

@@ -42,9 +42,9 @@ def test_a_human_match_plays_from_typed_numbers_and_its_log_replays(tmp_path: Pa
     assert "'x' is not a choice" in prompts and "'99' is not a choice" in prompts
     # Actions are worded by the game, cards by their faces (7, R), never their ids.
     first = LACORSA.legal_actions(_first_state(), 0)[0]
-    assert f"   1. {LACORSA.describe(first)}" in prompts
+    assert f"   1. {LACORSA.presentation.describe(first)}" in prompts
     assert "   1. car 0 plays " in prompts and "cards=" not in prompts
-    assert LACORSA.render_observation(LACORSA.observe(_first_state(), 0)) in prompts
+    assert LACORSA.presentation.render_observation(LACORSA.observe(_first_state(), 0)) in prompts
     replay = replay_log(REGISTRY, log)
     assert replay.complete and not replay.faults
 

@@ -197,7 +197,7 @@ def test_game_has_a_heuristic_bot_and_renders(name: str) -> None:
     assert _REGISTRY.bot("heuristic", name).plays(name)
     options = game.parse_options(game.conformance_options[0])
     _, outcome = _play(game, options, max(game.min_players, 2), 1)
-    assert game.render(outcome.state)
-    assert game.render(outcome.state, 0)
+    assert game.presentation.render(outcome.state)
+    assert game.presentation.render(outcome.state, 0)
     assert game.result(outcome.state).unit
     assert state_hash(outcome.state)

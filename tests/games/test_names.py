@@ -23,7 +23,7 @@ REGISTRY = load_registry(entry_points=False)
 
 def test_lacorsa_names_a_play_by_the_faces_of_its_cards() -> None:
     game = REGISTRY.game("lacorsa")
-    words = game.describe(Play(car=0, cards=(96, 18)))
+    words = game.presentation.describe(Play(car=0, cards=(96, 18)))
     assert words == f"car 0 plays {lacorsa_data.label(96)} {lacorsa_data.label(18)}"
     assert "96" not in words and "18" not in words
 
@@ -46,7 +46,7 @@ def test_every_game_words_each_action_it_offers_without_field_dumps(name: str) -
         seat = step.seats[0]
         legal = game.legal_actions(state, seat)
         for action in legal:
-            words = game.describe(action)
+            words = game.presentation.describe(action)
             assert words and "=" not in words, (name, action, words)
             seen += 1
         state = resolve(game, state, seat, legal[0], rng).state
@@ -56,7 +56,7 @@ def test_every_game_words_each_action_it_offers_without_field_dumps(name: str) -
 @pytest.mark.parametrize("name", sorted(REGISTRY.games))
 def test_every_game_names_its_cards_its_own_way(name: str) -> None:
     game = REGISTRY.game(name)
-    assert any(game.describe(card) != spell(card) for card in range(0, 100))
+    assert any(game.presentation.describe(card) != spell(card) for card in range(0, 100))
 
 
 def _log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:

@@ -63,10 +63,10 @@ class HumanBot(Bot):
         """Show the observation and the numbered actions; return the one the person picks."""
         assert self._game is not None
         self._say("")
-        self._say(self._game.render_observation(observation))
+        self._say(self._game.presentation.render_observation(observation))
         self._say(f"seat {self._seat}, choose an action:")
         # The game words its actions (cards by their faces); without the game, the fields.
-        label = self._game.describe if self._game is not None else describe_action
+        label = self._game.presentation.describe if self._game is not None else describe_action
         for number, action in enumerate(legal, start=1):
             self._say(f"  {number:>2}. {label(action)}")
         while True:

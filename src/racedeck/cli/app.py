@@ -264,7 +264,7 @@ def show(
         view = result.state if seat is None else result.game.observe(result.state, seat)
         emit_json(ShowOutput(log=str(log), events=result.events, seat=seat, view=view))
     else:
-        typer.echo(result.game.render(result.state, seat))
+        typer.echo(result.game.presentation.render(result.state, seat))
     if result.error is not None:
         raise result.error
 

@@ -30,7 +30,7 @@ def describe_replay(replay: Replay, seat: int | None, at: int | None) -> str:
     ]
     where = f"after event {at}" if at is not None else f"after all {replay.events} events"
     lines.append(f"state {where}:")
-    lines.append(replay.game.render(replay.state, seat))
+    lines.append(replay.game.presentation.render(replay.state, seat))
     if replay.result is not None and at is None:
         lines.append(
             f"result: ranks {list(replay.result.result['ranks'])}, "

@@ -17,8 +17,9 @@ once per decision, and every event is folded exactly once.
 from __future__ import annotations
 
 import abc
+import dataclasses
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, final
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, final
 
 import msgspec
 
@@ -82,6 +83,37 @@ def redeals(
         yield state if redealt is None else redealt
 
 
+def fields_text(value: msgspec.Struct) -> str:
+    """Return a struct as one ``name: value`` line per field (the plain way to show one)."""
+    return "\n".join(f"{name}: {getattr(value, name)}" for name in value.__struct_fields__)
+
+
+class Renderer(Protocol):
+    """Shows a state as text: ``render(state)``, or ``render(state, viewer)`` for one seat."""
+
+    def __call__(self, state: Any, viewer: int | None = None, /) -> str:
+        """Return ``state`` as text, hiding what ``viewer`` (if given) cannot see."""
+        ...
+
+
+@dataclasses.dataclass(frozen=True)
+class Presentation:
+    """How a game is shown as text, declared beside it (``Game.presentation``), not on it.
+
+    ``render(state, viewer)`` is the state as readable text, with a ``viewer`` seat hiding
+    what it cannot see; ``render_observation(observation)`` what one seat sees (by default
+    the observation's fields); ``describe(value)`` an action, an event or a card (an int)
+    as words a player reads (by default the kind and the fields, cards as numbers:
+    ``racedeck.core.names.spell``; a game names its cards by their faces). Pictures are
+    registered beside the game through the plugin hook, RL encoders through
+    ``racedeck.rl.register_encoder``.
+    """
+
+    render: Renderer
+    render_observation: Callable[[Any], str] = fields_text
+    describe: Callable[[Any], str] = spell
+
+
 class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
     """A game as a pure decider. Subclasses set the class attributes and the methods."""
 
@@ -105,6 +137,8 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
     scores: ClassVar[tuple[Score, ...]]
     """Every score the game's results may hold, one per ``Result.unit`` it writes, with
     which way is better: standings read it (``score_of``)."""
+    presentation: ClassVar[Presentation]
+    """How the game is shown as text (``Presentation``)."""
     capabilities: ClassVar[Capabilities] = Capabilities()
     """What the game offers beyond the contract, declared (tools read this, never which
     methods a subclass overrides); pictures and encoders are registered beside the game."""
@@ -207,18 +241,6 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
         """
         return None
 
-    @abc.abstractmethod
-    def render(self, state: StateT, viewer: int | None = None) -> str:
-        """Return the state as readable text; with a ``viewer`` seat, hide what it cannot see."""
-
-    def describe(self, value: Action | Event | int) -> str:
-        """Return an action, an event or a card (an int) as words a player reads.
-
-        The default spells the kind and the fields, with card ids as numbers; a game names
-        its cards by their faces (``racedeck.core.names.spell`` does the rest).
-        """
-        return spell(value)
-
     def sample_states(
         self, observation: ObservationT, options: OptionsT, seat: int, rng: Rng
     ) -> Iterator[StateT | None]:
@@ -233,13 +255,6 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
         """
         while True:
             yield None
-
-    def render_observation(self, observation: ObservationT) -> str:
-        """Return what one seat sees as readable text; games may override for a better picture."""
-        lines = []
-        for name in observation.__struct_fields__:
-            lines.append(f"{name}: {getattr(observation, name)}")
-        return "\n".join(lines)
 
     # Helpers shared by every game ------------------------------------------------------
     def score_of(self, result: Result) -> Score:

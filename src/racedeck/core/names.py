@@ -1,4 +1,4 @@
-"""Words for actions, events and cards: what ``Game.describe`` builds on.
+"""Words for actions, events and cards: what a game's ``presentation.describe`` builds on.
 
 ``spell`` writes a struct as its kind and its fields, ``play cards=7 R car=0``, naming
 every card it holds (a field called ``card``, ``cards``, ``hand`` or ``hands``) with the

@@ -69,10 +69,11 @@ def _match(
     def add_frame(state: Any) -> None:
         row = []
         if omniscient:
-            row += [table.add(game.render(state, None)), table.add(_json(picture.scene(state)))]
+            text = game.presentation.render(state, None)
+            row += [table.add(text), table.add(_json(picture.scene(state)))]
         for seat in shown:
             observation = game.observe(state, seat)
-            row.append(table.add(game.render_observation(observation)))
+            row.append(table.add(game.presentation.render_observation(observation)))
             row.append(table.add(_json(picture.scene(observation))))
         frames.append(row)
 
@@ -87,7 +88,7 @@ def _match(
             board = picture.board(initial)
             add_frame(initial)
         # The event as the game words it: cards by their faces, not their ids.
-        payload = table.add(game.describe(event)) if omniscient else -1
+        payload = table.add(game.presentation.describe(event)) if omniscient else -1
         events.append([seq, event.__struct_config__.tag, payload])
         add_frame(state)
     if replay is None:

@@ -99,12 +99,12 @@ class Viewer:
             top = f"event {seq} of {len(t.events) - 1}: {t.kind(seq)}; view: {who}"
         state = t.state(self.frame)
         if self.seat is None:
-            event = "" if seq < 0 else t.game.describe(t.events[seq])
-            body = t.game.render(state, None)
+            event = "" if seq < 0 else t.game.presentation.describe(t.events[seq])
+            body = t.game.presentation.render(state, None)
         else:
             # A seat's view shows the event by kind only: its contents may be hidden from it.
             event = ""
-            body = t.game.render_observation(t.game.observe(state, self.seat))
+            body = t.game.presentation.render_observation(t.game.observe(state, self.seat))
         return "\n".join(part for part in (top, event and f"  {event}", body) if part)
 
     def command(self, line: str) -> str | None:

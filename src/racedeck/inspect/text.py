@@ -35,8 +35,8 @@ def view_text(side: Side, seat: int | None) -> str:
     if side.error:
         return f"(this entry cannot be folded: {side.error})"
     if seat is None:
-        return side.game.render(side.state, None)
-    return side.game.render_observation(side.game.observe(side.state, seat))
+        return side.game.presentation.render(side.state, None)
+    return side.game.presentation.render_observation(side.game.observe(side.state, seat))
 
 
 def describe_diff(report: DiffReport, seat: int | None = None) -> str:

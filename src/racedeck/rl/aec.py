@@ -278,7 +278,7 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
         """Return the whole state as the game's text (``render_mode="ansi"``), else None."""
         if self.render_mode != "ansi" or self.state_ is None:
             return None
-        return self.game.render(self.state_)
+        return self.game.presentation.render(self.state_)
 
     def close(self) -> None:
         """Release nothing: the environment holds no resources."""

@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import OptionError, unknown_event
-from racedeck.core.game import Capabilities, Game, OptionRange, Score, redeals
+from racedeck.core.game import Capabilities, Game, OptionRange, Presentation, Score, redeals
 from racedeck.core.model import (
     ENGINE,
     ENGINE_STEP,
@@ -90,6 +90,15 @@ class HighCardObservation(Observation, frozen=True, kw_only=True, tag="high-card
     dealt: bool
 
 
+def _render(state: HighCardState, viewer: int | None = None) -> str:
+    """The points, and the hands the viewer may see."""
+    hands = [
+        " ".join(map(str, h)) if viewer in (None, s) else f"{len(h)} cards"
+        for s, h in enumerate(state.hands)
+    ]
+    return f"points {state.points}; hands {hands}"
+
+
 class HighCard(Game[HighCardState, Lay, HighCardEvent, HighCardObservation, HighCardOptions]):
     """High Card for 2-4 players."""
 
@@ -104,6 +113,7 @@ class HighCard(Game[HighCardState, Lay, HighCardEvent, HighCardObservation, High
     state_type = HighCardState
     observation_type = HighCardObservation
     scores = (Score(name="points"),)
+    presentation = Presentation(render=_render)
     capabilities = Capabilities(sampling=True, hidden_information=True)
     conformance_options = ({}, {"hand": 2})
     option_ranges = (OptionRange.between("hand", 1, CARDS),)
@@ -233,13 +243,6 @@ class HighCard(Game[HighCardState, Lay, HighCardEvent, HighCardObservation, High
         """Rank by points."""
         return Result(ranks=ranks_from_scores(state.points), scores=state.points, unit="points")
 
-    def render(self, state: HighCardState, viewer: int | None = None) -> str:
-        """The points, and the hands the viewer may see."""
-        hands = [
-            " ".join(map(str, h)) if viewer in (None, s) else f"{len(h)} cards"
-            for s, h in enumerate(state.hands)
-        ]
-        return f"points {state.points}; hands {hands}"
 
 
 class Highest(Bot):

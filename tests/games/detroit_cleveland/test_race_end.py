@@ -35,7 +35,7 @@ def test_finishing_order_fills_the_winners_circle_then_the_places() -> None:
     state = race_state(OPTS, at, {0: (5, 38), 1: (39,)})
     state, _made = play_card(state, 0, 5, lambda moves: moves[0])
     assert state.finished == (B, Y, R)
-    assert "finished 1." in GAME.render(state)
+    assert "finished 1." in GAME.presentation.render(state)
 
 
 def test_the_race_ends_when_all_cars_have_finished() -> None:

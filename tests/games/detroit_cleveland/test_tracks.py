@@ -215,7 +215,7 @@ def test_a_log_whose_track_was_altered_is_refused(tmp_path: Path) -> None:
 def test_show_renders_a_track_and_a_race() -> None:
     opts = options(races=1)
     outcome = run_match(GAME, opts, [REGISTRY.bot("random", GAME.name)] * 3, 2)
-    assert "Detroit" in GAME.render(outcome.state)
+    assert "Detroit" in GAME.presentation.render(outcome.state)
     picture = render_track(builtin_track("cleveland"))
     assert picture.splitlines()[0].startswith("Cleveland")
     assert "sweeper" in picture

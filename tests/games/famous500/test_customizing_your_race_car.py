@@ -85,10 +85,10 @@ def test_designs_are_sealed_until_both_are_made() -> None:
     assert state.phase == "design" and GAME.next_step(state).seats == (0,)
     assert GAME.observe(state, 0).cars == (None, None)
     assert GAME.observe(state, 1).cars == (None, (6, 6, 6, 0))
-    assert "designed, face down" in GAME.render(state, 0)
+    assert "designed, face down" in GAME.presentation.render(state, 0)
     state = act(state, 0, Design(tires=5, fuel=4, engine=5, speed=4))
     assert GAME.observe(state, 0).cars == ((5, 4, 5, 4), (6, 6, 6, 0))
-    assert "Stock Car" in GAME.render(state) and "Formula 1 Car" in GAME.render(state)
+    assert "Stock Car" in GAME.presentation.render(state) and "Formula 1 Car" in GAME.presentation.render(state)
 
 
 def test_the_race_starts_on_the_first_section_of_lap_1() -> None:
@@ -98,4 +98,4 @@ def test_the_race_starts_on_the_first_section_of_lap_1() -> None:
     state = act(_design_phase(), 0, Design(tires=6, fuel=6, engine=6, speed=0))
     state = act(state, 1, Design(tires=6, fuel=6, engine=6, speed=0))
     assert (state.phase, state.lap, state.section) == ("choose", 1, 0)
-    assert "»[W:]" in GAME.render(state)
+    assert "»[W:]" in GAME.presentation.render(state)

@@ -31,7 +31,7 @@ def test_a_pit_stop_keeps_its_card_face_down() -> None:
     assert seen.pits == (True, False)
     assert seen.revealed == (0, 100)
     assert 40 not in seen.revealed
-    assert "laid: ? (pit stop, face down)" in GAME.render(state, 1)
+    assert "laid: ? (pit stop, face down)" in GAME.presentation.render(state, 1)
     assert GAME.observe(state, 0).laid == 40
 
 

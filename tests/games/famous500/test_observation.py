@@ -52,8 +52,8 @@ def test_observation_hides_the_opponents_hand_and_the_pit_deck_order() -> None:
     assert seen.hand_sizes == (3, 3)
     assert seen.pit_deck_known == (0, 0, 0)
     assert seen.opponent_known == ()
-    assert "? ? ?" in GAME.render(state, 0)
-    assert "60 100 180" in GAME.render(state)
+    assert "? ? ?" in GAME.presentation.render(state, 0)
+    assert "60 100 180" in GAME.presentation.render(state)
 
 
 def test_cards_played_and_taken_are_public_record() -> None:

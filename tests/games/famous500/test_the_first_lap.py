@@ -55,8 +55,8 @@ def test_both_drivers_choose_a_card_face_down_at_once() -> None:
     # Seat 1 sees that a card is down, not which.
     seen = GAME.observe(state, 1)
     assert seen.opponent_laid and seen.revealed == (0, 0)
-    assert "laid: ?" in GAME.render(state, 1)
-    assert "laid: 160" in GAME.render(state, 0)
+    assert "laid: ?" in GAME.presentation.render(state, 1)
+    assert "laid: 160" in GAME.presentation.render(state, 0)
     assert GAME.next_step(state).seats == (1,)
     state = act(state, 1, Race(card=60))
     # The last card down turns both over.

@@ -69,9 +69,9 @@ def test_the_teams_ranking_shows_in_the_standings_and_the_rendering() -> None:
     state = finished(4, TIED)
     standings = describe_result("LACORSA Grand Prix", ["a", "b", "c", "d"], GAME.result(state))
     assert "teams' championship: 1. seats 0+1: 33 points, 2 victories" in standings
-    assert "teams' championship: 1. seats 0+1: 33 points" in GAME.render(state)
+    assert "teams' championship: 1. seats 0+1: 33 points" in GAME.presentation.render(state)
     alone = replace(state, options=LacorsaOptions(races=3))
-    assert "teams' championship" not in GAME.render(alone)
+    assert "teams' championship" not in GAME.presentation.render(alone)
     assert "teams' championship" not in " ".join(GAME.result(alone).summary)
 
 

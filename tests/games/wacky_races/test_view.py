@@ -59,10 +59,10 @@ def test_hidden_variants_redeal_only_what_the_seat_cannot_see() -> None:
 
 def test_render_shows_racers_dastardly_traps_and_hands() -> None:
     state = make(players=2, hands=((D, F), (M, M, P)), traps={7: TRAP["giant_hammer"]}, dastardly=5)
-    full = G.render(state)
+    full = G.presentation.render(state)
     assert "Giant Hammer" in full and "Farm, Farm, Prairie" in full
     assert "Dick Dastardly" in full and "Professor Pat Pending (seat 0)" in full
-    seat0 = G.render(state, 0)
+    seat0 = G.presentation.render(state, 0)
     assert "Giant Hammer" not in seat0 and "face down" in seat0
     assert "Desert, Forest" in seat0 and "3 cards" in seat0
     assert "draw pile 48 cards" in seat0
@@ -70,10 +70,10 @@ def test_render_shows_racers_dastardly_traps_and_hands() -> None:
 
 def test_render_before_the_race_and_after() -> None:
     state = G.initial_state(G.parse_options({}), 2)
-    assert "race 1 of 1" in G.render(state)
+    assert "race 1 of 1" in G.presentation.render(state)
     done = make(players=2, round=0)
     done = apply(G, done, 0, EndTurn(), random.Random(0)).state
-    assert "round" in G.render(done, 1)
+    assert "round" in G.presentation.render(done, 1)
 
 
 def test_sample_state_looks_the_same_to_the_seat_and_deals_the_rest() -> None:
@@ -108,11 +108,11 @@ def test_sample_state_looks_the_same_to_the_seat_and_deals_the_rest() -> None:
 
 def test_render_observation_shows_only_what_the_seat_sees() -> None:
     state = make(players=2, hands=((D, F), (M, M, P)), traps={7: TRAP["giant_hammer"]})
-    text = G.render_observation(G.observe(state, 1))
+    text = G.presentation.render_observation(G.observe(state, 1))
     assert text.startswith("seat 1's view")
     assert "face down" in text and "Giant Hammer" not in text
     assert "Farm, Farm, Prairie" in text and "2 cards" in text
-    assert G.render(state, 1).splitlines() == text.splitlines()[1:]
+    assert G.presentation.render(state, 1).splitlines() == text.splitlines()[1:]
 
 
 def test_past_races_fields_are_public_and_sampled_exactly() -> None:

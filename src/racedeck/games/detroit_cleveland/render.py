@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from racedeck.games.detroit_cleveland import data
+from racedeck.games.detroit_cleveland.options import track_of
 from racedeck.games.detroit_cleveland.state import DetroitClevelandState
 from racedeck.games.detroit_cleveland.track import FINISH, LANE_LETTERS, OFF_TRACK, Track
 
@@ -114,3 +115,8 @@ def render_state(state: DetroitClevelandState, track: Track, viewer: int | None 
             cards = "hidden"
         lines.append(f"  seat {seat}: {len(hand)} cards: {cards}")
     return "\n".join(lines)
+
+
+def render(state: DetroitClevelandState, viewer: int | None = None) -> str:
+    """Return the state on its own track (``render_state``): what ``presentation`` shows."""
+    return render_state(state, track_of(state.options), viewer)

@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from racedeck.core.errors import unknown_event
-from racedeck.core.game import Capabilities, Game, OptionRange, Score, redeals
+from racedeck.core.game import Capabilities, Game, OptionRange, Presentation, Score, redeals
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
 from racedeck.core.step import Turn
@@ -79,7 +79,7 @@ from racedeck.games.detroit_cleveland.options import (
     track_of,
     with_track,
 )
-from racedeck.games.detroit_cleveland.render import render_state
+from racedeck.games.detroit_cleveland.render import render
 from racedeck.games.detroit_cleveland.state import (
     DetroitClevelandObservation,
     DetroitClevelandState,
@@ -115,6 +115,8 @@ class DetroitCleveland(
     state_type = DetroitClevelandState
     observation_type = DetroitClevelandObservation
     scores = (Score(name="dollars"),)
+    presentation = Presentation(render=render, describe=names.describe)
+    """The track with the cars, the auction or race, the hands and the money."""
     capabilities = Capabilities(sampling=True, evaluation=True, hidden_information=True)
     conformance_options = (
         {"races": 1},
@@ -283,14 +285,6 @@ class DetroitCleveland(
             return sampling.read_the_bids(state, seat, rng)
         # Every deal is a state: Detroit-Cleveland always rebuilds one from an observation.
         return cast("Iterator[State]", redeals(state, sampling.hidden_variants, seat, rng))
-
-    def render(self, state: State, viewer: int | None = None) -> str:
-        """Return the track with the cars, the auction or race, the hands and the money."""
-        return render_state(state, track_of(state.options), viewer)
-
-    def describe(self, value: Any) -> str:
-        """Return an action, an event or a card as words (``names``)."""
-        return names.describe(value)
 
     def result(self, state: State) -> Result:
         """Rank seats by money: the richest player wins (Winning the Game)."""

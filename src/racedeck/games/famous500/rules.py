@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 from racedeck.core.errors import DataError, OptionError, unknown_event
-from racedeck.core.game import Capabilities, Game, OptionRange, Score, redeals
+from racedeck.core.game import Capabilities, Game, OptionRange, Presentation, Score, redeals
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
 from racedeck.core.step import Turn
@@ -101,6 +101,8 @@ class Famous500(
     state_type = Famous500State
     observation_type = Famous500Observation
     scores = (Score(name="speed points"),)
+    presentation = Presentation(render=render_state, describe=names.describe)
+    """The track, both car sheets and the cards in play, hidden from a viewer."""
     capabilities = Capabilities(sampling=True, hidden_information=True, rules_versions=("1",))
     conformance_options = (
         {},
@@ -332,14 +334,8 @@ class Famous500(
         state: Famous500State = state_from_observation(observation, options)
         return redeals(state, self.hidden_variants, seat, rng)
 
-    def render(self, state: Famous500State, viewer: int | None = None) -> str:
-        """Return the track, both car sheets and the cards in play, hidden from ``viewer``."""
-        return render_state(state, viewer)
 
 
-    def describe(self, value: Any) -> str:
-        """Return an action, an event or a card as words (``names``)."""
-        return names.describe(value)
 
 class Famous500RulesV1(Famous500):
     """Rules version 1, kept so that its logs replay and verify: 1 to 20 laps.

@@ -26,10 +26,9 @@ ends; the cars score 9-6-4-3-2-1 by position.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from racedeck.core.errors import OptionError, unknown_event
-from racedeck.core.game import Capabilities, Game, OptionRange, Score, redeals
+from racedeck.core.game import Capabilities, Game, OptionRange, Presentation, Score, redeals
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
 from racedeck.core.step import Turn
@@ -98,6 +97,10 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
     observation_type = LacorsaObservation
     state_version = 2
     scores = (Score(name="points"),)
+    presentation = Presentation(
+        render=render_state, render_observation=render_observation, describe=names.describe
+    )
+    """The strip, the hands (a viewer's own only) and points; cards by their faces."""
     capabilities = Capabilities(sampling=True, hidden_information=True, rules_versions=("1",))
     conformance_options = (
         {"races": 1},
@@ -319,18 +322,6 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
     ) -> Iterator[LacorsaState | None]:
         """Yield the state ``observation`` gives (``sampling``), its unseen cards redealt."""
         return redeals(state_from_observation(observation, options), view.hidden_variant, seat, rng)
-
-    def render(self, state: LacorsaState, viewer: int | None = None) -> str:
-        """Return the strip, the hands (hidden from ``viewer`` where not its own) and points."""
-        return render_state(state, viewer)
-
-    def describe(self, value: Any) -> str:
-        """Return an action, an event or a card as words (``names``)."""
-        return names.describe(value)
-
-    def render_observation(self, observation: LacorsaObservation) -> str:
-        """Return what one seat sees: the strip, its own cards, the others' hand sizes."""
-        return render_observation(observation)
 
     def result(self, state: LacorsaState) -> Result:
         """Rank seats by championship points, then most wins, most seconds, and so on."""

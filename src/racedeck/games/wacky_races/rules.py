@@ -33,7 +33,7 @@ from types import MappingProxyType
 from typing import Any
 
 from racedeck.core.errors import unknown_event
-from racedeck.core.game import Capabilities, Game, OptionRange, Score
+from racedeck.core.game import Capabilities, Game, OptionRange, Presentation, Score
 from racedeck.core.model import ENGINE, ENGINE_STEP, MATCH_OVER, Result, Step
 from racedeck.core.rng import Rng
 from racedeck.core.step import Turn
@@ -126,6 +126,10 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
         Score(name="championship points"),
     )
     """One race scores each seat's place; a championship its points."""
+    presentation = Presentation(
+        render=render_state, render_observation=render_observation, describe=names.describe
+    )
+    """The circuit, racers, Dastardly, traps (face down for a viewer) and hands."""
     capabilities = Capabilities(sampling=True, hidden_information=True, rules_versions=("1", "2"))
     conformance_options = (
         {},
@@ -333,18 +337,6 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
         """Yield states ``seat`` cannot tell from the one it observed, unseen things dealt."""
         while True:
             yield view.sample_state(observation, options, seat, rng)
-
-    def render(self, state: WackyState, viewer: int | None = None) -> str:
-        """Return the circuit, racers, Dastardly, traps (face down for a viewer) and hands."""
-        return render_state(state, viewer)
-
-    def describe(self, value: Any) -> str:
-        """Return an action, an event or a card as words (``names``)."""
-        return names.describe(value)
-
-    def render_observation(self, observation: WackyObservation) -> str:
-        """Return what one seat sees: the circuit, traps face down, its own hand."""
-        return render_observation(observation)
 
     def result(self, state: WackyState) -> Result:
         """Rank seats by their racers' finishing order, or by championship points."""
