@@ -25,12 +25,12 @@ import pytest
 from racedeck.bots.ismcts import Budget, Ismcts
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import UnknownEventError
-from racedeck.core.game import AnyGame
+from racedeck.core.game import AnyGame, Game
 from racedeck.core.log import LogWriter
 from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Event, Observation
 from racedeck.core.rng import Rng, engine_stream
 from racedeck.core.runner import run_match
-from racedeck.core.step import NO_CHANCE, beginning_with, resolve
+from racedeck.core.step import NO_CHANCE, Turn, beginning_with, resolve
 from tests.playing import random_turns
 
 from .cases import GAMES, REGISTRY
@@ -324,3 +324,34 @@ def test_an_event_of_a_subclass_of_its_kind_folds_as_that_kind(name: str) -> Non
             assert game.evolve(before, twin) == game.evolve(before, event), kind.__name__
             before = game.evolve(before, event)
     assert len(kinds) >= 3
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_decision_ends_where_nothing_more_follows(name: str) -> None:
+    """Automatic consequences come one way: the core asks the game's ``follow`` until it has
+    nothing to add. So after any decision, seat's or engine's, ``follow`` adds nothing, and
+    a seat's decision ends where a seat must decide or the engine's work begins."""
+    game = REGISTRY.game(name)
+    assert "resolve" not in vars(type(game)), "a game writes take and follow, not resolve"
+    assert type(game).resolve is Game.resolve
+    options = game.parse_options(dict(game.conformance_options[0]))
+    players = game.max_players
+    rng = random.Random(5)
+    decisions = 0
+    for seed in range(2):
+        state = game.initial_state(options, players)
+        events = 0
+        while not (step := game.next_step(state)).over:
+            if step.engine:
+                turn = resolve(game, state, ENGINE, None, engine_stream(seed, events))
+                again: Turn[Any, Any] = Turn(game, turn.state, engine_stream(seed, events))
+            else:
+                seat = step.seats[0]
+                legal = game.legal_actions(state, seat)
+                turn = resolve(game, state, seat, legal[rng.randrange(len(legal))], NO_CHANCE)
+                again = Turn(game, turn.state, NO_CHANCE)
+            assert not game.follow(again) and again.events == [], (name, turn.events)
+            decisions += 1
+            state = turn.state
+            events += len(turn.events)
+    assert decisions > 20
