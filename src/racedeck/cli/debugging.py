@@ -12,15 +12,7 @@ from typing import Annotated
 import typer
 
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
-from racedeck.cli.contract import (
-    ChartOutput,
-    DiffOutput,
-    ForkOutput,
-    ForkVerifyOutput,
-    HtmlOutput,
-)
 from racedeck.core.errors import UsageError
-from racedeck.core.files import write_atomically
 
 LogArg = Annotated[Path, typer.Argument(help="A match log (JSON Lines).")]
 SeatView = Annotated[int | None, typer.Option("--seat", help="Show states as this seat saw them.")]
@@ -34,6 +26,7 @@ def diff(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Find the first event where two logs diverge; exit 0 when identical, 1 when not."""
+    from racedeck.cli.contract import DiffOutput
     from racedeck.inspect.diff import diff_logs
     from racedeck.inspect.errors import LogsDiffer
     from racedeck.inspect.text import describe_diff, diff_json
@@ -80,6 +73,7 @@ def fork(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Continue a match from event N with other bots or another seed, into a new log."""
+    from racedeck.cli.contract import ForkOutput, ForkVerifyOutput
     from racedeck.core.fork import fork_log, verify_fork
 
     reg = registry(plugins_dir)
@@ -172,6 +166,8 @@ def html(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Write one self-contained HTML page that replays the match, step by step."""
+    from racedeck.cli.contract import HtmlOutput
+    from racedeck.core.files import write_atomically
     from racedeck.inspect.html import replay_page
 
     page = replay_page(registry(plugins_dir), log, seat or None).encode()
@@ -191,6 +187,8 @@ def chart(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Draw a lap chart: every car's position after each lap or turn (PNG or SVG)."""
+    from racedeck.cli.contract import ChartOutput
+    from racedeck.core.files import write_atomically
     from racedeck.inspect.chart import lap_chart
     from racedeck.inspect.svg import chart_svg
 

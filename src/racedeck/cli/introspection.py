@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from racedeck import __version__
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json
-from racedeck.cli.contract import PluginRow, PluginsOutput
-from racedeck.cli.schemas import schema_json, schema_types, write_schemas
-from racedeck.core.bot import BotSpec
-from racedeck.core.files import write_atomically
-from racedeck.plugins import ENTRY_POINT_GROUP, load_registry, plugin_manager
+
+if TYPE_CHECKING:
+    from racedeck.cli.contract import PluginRow
+    from racedeck.core.bot import BotSpec
 
 
 def plugin_rows(plugins_dir: Path | None) -> list[PluginRow]:
     """Return every loaded plugin with the package and version behind it and what it adds."""
+    import importlib.metadata
+
+    from racedeck.cli.contract import PluginRow
+    from racedeck.plugins import ENTRY_POINT_GROUP, plugin_manager
+
     manager = plugin_manager(plugins_dir)
     points = {ep.name: ep for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
     rows = []
@@ -82,6 +85,8 @@ def plugins(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """List every plugin, the package and version that provide it, and what it registers."""
+    from racedeck.cli.contract import PluginsOutput
+
     rows = plugin_rows(plugins_dir)
     if requirements:
         pins = sorted({f"{r.package}=={r.version}" for r in rows if r.package and r.version})
@@ -112,6 +117,10 @@ def schema(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Print the JSON Schema of a --json output, log line, observation or protocol message."""
+    from racedeck.cli.schemas import schema_json, schema_types, write_schemas
+    from racedeck.core.files import write_atomically
+    from racedeck.plugins import load_registry
+
     if write is not None:
         # The documented set: the built-in games only, whatever else is installed.
         write.mkdir(parents=True, exist_ok=True)
