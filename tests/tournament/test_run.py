@@ -197,7 +197,7 @@ def test_report_writes_a_self_contained_page(
     text = page.read_text()
     assert "Content-Security-Policy" in text and "script-src" not in text
     assert text.count("<svg") == 2 and "<polyline" in text and "<rect" in text
-    assert "heuristic" in text and "mean points (95% CI)" in text
+    assert "heuristic" in text and "mean points ↑ (95% CI)" in text
     assert "<script" not in text and "http://" not in text.replace(
         'xmlns="http://www.w3.org/2000/svg"', ""
     )

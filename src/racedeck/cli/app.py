@@ -54,11 +54,20 @@ app = typer.Typer(
 )
 
 _debug = {"on": False}
+_state = {"json": False}
+"""Whether this run was asked for JSON: ``--version`` answers before options are read."""
 
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"racedeck {__version__}")
+        if _state["json"]:
+            import platform
+
+            from racedeck.cli.contract import VersionOutput
+
+            emit_json(VersionOutput(version=__version__, python=platform.python_version()))
+        else:
+            typer.echo(f"racedeck {__version__}")
         raise typer.Exit()
 
 
@@ -73,6 +82,9 @@ def _root(
     ] = False,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+    ] = False,
+    json: Annotated[
+        bool, typer.Option("--json", help="With --version: print it as JSON.", hidden=True)
     ] = False,
 ) -> None:
     """Play, replay and verify racing card and board games between bots."""
@@ -235,6 +247,8 @@ def replay(
         result = replay_log(reg, log, at=at)
     _check_seat(seat, result.header.players)
     if json:
+        if result.error is not None:
+            raise result.error  # the run's one document is the error
         final = result.result if at is None else None
         emit_json(
             ReplayOutput(
@@ -242,13 +256,13 @@ def replay(
                 game=result.header.game,
                 events=result.events,
                 complete=result.complete,
-                verified=verify and result.error is None,
+                verified=verify,
                 state_hash=final.state_hash if final else None,
                 result=final.result if final else None,
                 faults=result.faults,
                 debug=result.debug,
                 view=result.game.observe(result.state, seat) if seat is not None else None,
-                error=str(result.error) if result.error else None,
+                error=None,  # an error is the run's document instead (kind ``error``)
             )
         )
     else:
@@ -276,6 +290,8 @@ def show(
     _check_seat(seat, result.header.players)
     if json:
         view = result.state if seat is None else result.game.observe(result.state, seat)
+        if result.error is not None:
+            raise result.error  # the run's one document is the error
         emit_json(ShowOutput(log=str(log), events=result.events, seat=seat, view=view))
     else:
         typer.echo(result.game.render(result.state, seat))
@@ -318,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
     """
     args = sys.argv[1:] if argv is None else argv
     debug = "--debug" in args
+    output.new_run()
+    _state["json"] = "--json" in args
     try:
         # Without standalone mode a command's typer.Exit comes back as the return value.
         with output.result_only("--json" in args), output.cleaned():
@@ -376,7 +394,8 @@ def _fail(
         line = f"racedeck: {message}" if plain else f"racedeck: {label}: {message}"
         sys.stderr.write(output.clean(line) + "\n")
     # Exit 1 is a difference the command's own output reports (diff, bot check): no error.
-    if "--json" in args and code != EXIT_FAILURE:
+    # A command that wrote its result told the error there: one document a run.
+    if "--json" in args and code != EXIT_FAILURE and not output.answered():
         from racedeck.cli.contract import ErrorOutput, encode_output
 
         error = ErrorOutput(

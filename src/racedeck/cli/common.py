@@ -67,6 +67,7 @@ def emit_json(result: Output) -> None:
     It goes to the real standard output even while a bot's prints are sent to standard
     error (``racedeck.cli.output``).
     """
-    from racedeck.cli.contract import encode_output
+    from racedeck.cli.contract import STREAM_KINDS, encode_output
 
-    output.write_result(encode_output(result).decode() + "\n")
+    kind = type(result).__struct_config__.tag
+    output.write_result(encode_output(result).decode() + "\n", final=kind not in STREAM_KINDS)

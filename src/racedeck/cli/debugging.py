@@ -7,7 +7,7 @@ as ``racedeck.core.errors`` errors and turned into one line and an exit code in 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -127,6 +127,10 @@ def step(
     log: LogArg,
     at: Annotated[int, typer.Option(help="Start after event N (-1: before the first).")] = -1,
     seat: SeatView = None,
+    json: Annotated[
+        bool,
+        typer.Option("--json", help="Print the frame after --at as JSON, without stepping."),
+    ] = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Step through a log in the terminal: forward, back, jump, switch the seat's view."""
@@ -139,6 +143,9 @@ def step(
         _check_seat(seat, timeline.header.players)
     if not -1 <= at < len(timeline.events):
         raise UsageError(f"--at {at}: the log has events 0 to {len(timeline.events) - 1}")
+    if json:
+        emit_json(_frame(log, timeline, at, seat))
+        return
     viewer = Viewer(timeline)
     viewer.frame, viewer.seat = at + 1, seat
 
@@ -216,6 +223,22 @@ def chart(
         )
     else:
         typer.echo(f"chart: {out} ({len(data.ticks)} {data.axis} points, {len(data.cars)} cars)")
+
+
+def _frame(log: Path, timeline: Any, at: int, seat: int | None) -> Any:
+    """Return the frame after event ``at`` as ``step --json`` prints it."""
+    from racedeck.cli.contract import StepOutput
+
+    state = timeline.state(at + 1)
+    return StepOutput(
+        log=str(log),
+        at=at,
+        events=len(timeline.events),
+        event_kind=timeline.kind(at) if at >= 0 else None,
+        event=timeline.events[at] if at >= 0 and seat is None else None,
+        seat=seat,
+        view=state if seat is None else timeline.game.observe(state, seat),
+    )
 
 
 def _check_seat(seat: int, players: int) -> None:

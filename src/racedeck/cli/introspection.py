@@ -114,9 +114,13 @@ def schema(
         Path | None,
         typer.Option("--write", help="Write every schema into this folder (docs/schemas)."),
     ] = None,
+    json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Print the JSON Schema of a --json output, log line, observation or protocol message."""
+    import msgspec
+
+    from racedeck.cli.contract import SchemaOutput
     from racedeck.cli.schemas import schema_json, schema_types, write_schemas
     from racedeck.core.files import write_atomically
     from racedeck.plugins import load_registry
@@ -124,15 +128,28 @@ def schema(
     if write is not None:
         # The documented set: the built-in games only, whatever else is installed.
         write.mkdir(parents=True, exist_ok=True)
-        count = write_schemas(load_registry(entry_points=False), write, write_atomically)
-        typer.echo(f"wrote {count} schemas into {write}")
+        documented = load_registry(entry_points=False)
+        count = write_schemas(documented, write, write_atomically)
+        if json:
+            names = sorted(schema_types(documented))
+            emit_json(SchemaOutput(names=names, folder=str(write)))
+        else:
+            typer.echo(f"wrote {count} schemas into {write}")
         return
     registry = load_registry(plugins_dir)
     if name is None:
-        for known in sorted(schema_types(registry)):
+        names = sorted(schema_types(registry))
+        if json:
+            emit_json(SchemaOutput(names=names))
+            return
+        for known in names:
             typer.echo(known)
         return
-    typer.echo(schema_json(registry, name).decode(), nl=False)
+    document = schema_json(registry, name)
+    if json:
+        emit_json(SchemaOutput(names=[name], document=msgspec.json.decode(document)))
+        return
+    typer.echo(document.decode(), nl=False)
 
 
 def register(app: typer.Typer) -> None:

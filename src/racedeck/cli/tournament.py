@@ -59,6 +59,14 @@ TimeLimit = Annotated[
         help="Seconds a bot may take per decision; an overrun costs the match (default: none).",
     ),
 ]
+AllowUnreproducible = Annotated[
+    bool,
+    typer.Option(
+        "--allow-unreproducible",
+        help="Enter bots whose play the seed does not fix (ismcts-timed, human): their"
+        " matches cannot be replayed or resumed the same.",
+    ),
+]
 RayAddress = Annotated[
     str | None, typer.Option("--ray-address", help="Join this Ray cluster (default: a local one).")
 ]
@@ -116,6 +124,7 @@ def run_command(
     ] = "forfeit",
     time_limit: TimeLimit = None,
     report_every: ReportEveryOption = None,
+    allow_unreproducible: AllowUnreproducible = False,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
@@ -146,6 +155,7 @@ def run_command(
         keep_logs=keep_logs,
         log_compression=log_compression,
         plugins_dir=plugins_dir,
+        allow_unreproducible=allow_unreproducible,
     )
     path = db or default_db_path(spec)
     spec = with_log_dir(spec, path)
@@ -208,14 +218,14 @@ def report_command(
     json: JsonFlag = False,
 ) -> None:
     """Print a tournament's standings; with --html, also write a page with plots."""
-    from racedeck.cli.tournament_play import standings_output
+    from racedeck.cli.tournament_play import game_of, standings_output
     from racedeck.tournament.page import write_page
     from racedeck.tournament.report import standings_table
     from racedeck.tournament.standings import compute_standings
     from racedeck.tournament.store import Store
 
     with Store.open(db) as store:
-        standings = compute_standings(store.spec, store.records())
+        standings = compute_standings(store.spec, store.records(), game_of(store.spec))
     if html is not None:
         write_page(standings, html)
     if json:
@@ -276,10 +286,13 @@ def gate_command(
             " where it stopped (a higher --max-matches plays on) without playing a match twice.",
         ),
     ] = None,
+    allow_unreproducible: AllowUnreproducible = False,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Is CANDIDATE better than BASELINE? Exit 0 if so, 1 if not, 5 if undecided at the limit."""
+    import msgspec
+
     from racedeck.cli.tournament_play import GATE_EXIT_CODES, gate_store, play_gate, print_verdict
     from racedeck.tournament.gate import Sprt, gate_from_records, judge_saved_gate
     from racedeck.tournament.plan import plan_tournament
@@ -321,7 +334,9 @@ def gate_command(
         options=parse_options(option),
         time_limit=time_limit,
         plugins_dir=plugins_dir,
+        allow_unreproducible=allow_unreproducible,
     )
+    spec = msgspec.structs.replace(spec, sprt=(sprt.alpha, sprt.beta, sprt.p1))
     if spec.matches < 2:
         raise UsageError("--max-matches must be at least 2 (one deal)")
     saved = gate_store(save, spec, json) if save is not None else None

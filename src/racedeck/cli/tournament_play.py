@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import msgspec
 import typer
@@ -30,10 +30,13 @@ from racedeck.tournament.gate import (
 from racedeck.tournament.plan import make_executor
 from racedeck.tournament.progress import (
     DEFAULT_REPORT_EVERY,
+    Estimate,
     Progress,
     ProgressBar,
     ProgressLines,
     ReportEvery,
+    clock,
+    pace,
     parse_report_every,
 )
 from racedeck.tournament.record import MatchRecord
@@ -64,13 +67,14 @@ def match_line(record: MatchRecord) -> MatchOutput:
     return msgspec.convert(fields, MatchOutput)
 
 
-def make_progress(store: Store, report_every: str | None) -> Progress | None:
+def make_progress(store: Store, report_every: str | None, workers: int = 1) -> Progress | None:
     """Return the bar on a terminal, plain lines elsewhere: stderr, beside --json's stdout."""
     every = parse_report_every(report_every) if report_every is not None else None
     done = store.count()
+    total = store.spec.matches
     if sys.stderr.isatty() and every is None:
-        return ProgressBar(store.spec.matches, done, sys.stderr)
-    return ProgressLines(store.spec.matches, done, sys.stderr, every or DEFAULT_REPORT_EVERY)
+        return ProgressBar(total, done, sys.stderr, workers)
+    return ProgressLines(total, done, sys.stderr, every or DEFAULT_REPORT_EVERY, workers)
 
 
 def play_store(
@@ -78,7 +82,7 @@ def play_store(
 ) -> None:
     """Play what the tournament in ``store`` is missing, with progress, then its standings."""
     before = store.count()
-    progress = make_progress(store, report_every)
+    progress = make_progress(store, report_every, executor.workers)
 
     def on_record(record: MatchRecord) -> None:
         if json:
@@ -109,12 +113,22 @@ def play_store(
 
 def print_standings(store: Store, json: bool) -> None:
     """Print the standings of the tournament in ``store``: a table, or JSON."""
-    standings = compute_standings(store.spec, store.records())
+    standings = compute_standings(store.spec, store.records(), game_of(store.spec))
     if json:
         emit_json(standings_output(standings, store.path, None))
     else:
         typer.echo(standings_table(standings))
         typer.echo(f"\ndatabase: {store.path}")
+
+
+def game_of(spec: TournamentSpec) -> Any:
+    """Return the tournament's game as installed here, or None (then its unit tells)."""
+    from racedeck.plugins import load_registry
+
+    try:
+        return load_registry(None).games.get(spec.game)
+    except RacedeckError:
+        return None
 
 
 def standings_output(standings: Standings, db: Path, html: Path | None) -> StandingsOutput:
@@ -151,13 +165,16 @@ def gate_store(path: Path, spec: TournamentSpec, json: bool) -> Store:
     if not path.exists():
         return Store.create(path, spec)
     store = Store.open(path)
-    if msgspec.structs.replace(store.spec, matches=spec.matches) != spec:
+    # The test (alpha, beta, margin) judges the matches; it does not shape them.
+    if msgspec.structs.replace(store.spec, matches=spec.matches, sprt=spec.sprt) != spec:
         store.close()
         raise UsageError(
             f"{path} holds another gate or tournament (another game, bots, seed, options,"
             " table or time limit); choose another --save"
         )
-    if store.spec.matches != spec.matches:
+    if store.spec.matches != spec.matches or store.spec.sprt != spec.sprt:
+        # The spec stored says the limit and the test this run judges by, for the report.
+        store.spec = msgspec.structs.replace(store.spec, sprt=spec.sprt)
         store.set_match_limit(spec.matches)
     if not json:
         typer.echo(f"continuing {path}: {store.count()} matches recorded", err=True)
@@ -187,7 +204,7 @@ def play_gate(
                 running,
                 sprt,
                 (lambda r: emit_json(match_line(r))) if json else None,
-                GateProgress(sys.stderr, every, spec.matches),
+                GateProgress(sys.stderr, every, spec.matches, running.workers, len(recorded)),
                 recorded=recorded,
                 on_played=on_played,
             )
@@ -236,23 +253,35 @@ def print_verdict(result: GateResult, json: bool) -> None:
 class GateProgress:
     """Tells the gate's running test on stderr every so many matches or seconds."""
 
-    def __init__(self, stream: TextIO, every: ReportEvery, limit: int) -> None:
+    def __init__(
+        self, stream: TextIO, every: ReportEvery, limit: int, workers: int = 1, saved: int = 0
+    ) -> None:
         self._stream = stream
         self._every = every
         self._limit = limit
-        self._last_time = time.monotonic()
+        self._workers = workers
+        self._saved = saved
+        """Matches a saved gate had before this run: judged at once, not played."""
+        self._start = self._last_time = time.monotonic()
         self._last_matches = 0
+        self._estimate = Estimate(limit, saved, workers, self._start, limit=True)
 
     def __call__(self, matches: int, sprt: Sprt) -> None:
-        """Hear one more deal; write a line when one is due."""
+        """Hear one more deal; say the estimate after the first played; a line when due."""
         now = time.monotonic()
+        played = matches - self._saved
+        line = self._estimate.due(matches, now)
+        if line is not None:
+            self._stream.write(line + "\n")
+            self._stream.flush()
         every = self._every
         if (every.matches is not None and matches - self._last_matches >= every.matches) or (
             every.seconds is not None and now - self._last_time >= every.seconds
         ):
             self._last_time, self._last_matches = now, matches
             self._stream.write(
-                f"gate: {matches}/{self._limit} matches, deals won {sprt.wins} lost"
+                f"gate: {matches}/{self._limit} matches, {pace(max(played, 0), now - self._start)},"
+                f" elapsed {clock(now - self._start)}; deals won {sprt.wins} lost"
                 f" {sprt.losses} split {sprt.draws}; LLR {sprt.llr:.2f} in"
                 f" [{sprt.lower:.2f}, {sprt.upper:.2f}]\n"
             )

@@ -39,15 +39,27 @@ def plan_tournament(
     log_compression: str = "gzip",
     plugins_dir: Path | None = None,
     entry_points: bool = True,
+    allow_unreproducible: bool = False,
 ) -> TournamentSpec:
     """Check every name and number and return the tournament's spec (without a log folder).
 
     The spec records the versions of the game and the bots as this registry has them, so
-    that every worker (every node of a cluster) can check it plays the same.
+    that every worker (every node of a cluster) can check it plays the same. A bot whose
+    play its seed does not fix (one that reads the clock, a person) is refused unless
+    ``allow_unreproducible``: its matches could not be replayed or resumed the same.
     """
     game = registry.game(game_name)
     parsed = game.parse_options(options or {})
-    versions = {name: registry.bot(name, game.name).version for name in bots}
+    specs = {name: registry.bot(name, game.name) for name in bots}
+    versions = {name: spec.version for name, spec in specs.items()}
+    unreproducible = [name for name, spec in specs.items() if not spec.reproducible]
+    if unreproducible and not allow_unreproducible:
+        names = ", ".join(dict.fromkeys(unreproducible))
+        raise UsageError(
+            f"{names}: not reproducible (its play depends on the clock or a person, not"
+            " only on the seed), so the same seed would not play the same matches; enter"
+            " it anyway with --allow-unreproducible"
+        )
     if fault_policy not in FAULT_POLICIES:
         raise UsageError(
             f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}, got {fault_policy!r}"
