@@ -27,12 +27,15 @@ from dataclasses import dataclass
 
 import msgspec
 
+from racedeck import diagnostics
 from racedeck.core.errors import UsageError
 from racedeck.tournament.executors import Batch, Executor
 from racedeck.tournament.record import ERROR, MatchRecord, PlayedMatch
 from racedeck.tournament.schedule import Schedule
 from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.stats import Tally, finite, wilson_interval
+
+_log = diagnostics.get_logger(component="gate")
 
 BETTER = "better"
 NOT_BETTER = "not better"
@@ -240,6 +243,10 @@ def run_gate(
                 errors += sum(r.status == ERROR for r in pair)
                 continue
             sprt.add(sum(candidate_points(schedule, r) for r in pair))
+            _log.debug(
+                "deal judged", deal=judged // 2 - 1, wins=sprt.wins, losses=sprt.losses,
+                draws=sprt.draws, llr=round(sprt.llr, 3),
+            )
             if on_deal is not None:
                 on_deal(judged, sprt)
             if sprt.decision != UNDECIDED:
@@ -265,6 +272,10 @@ def run_gate(
             close = getattr(results, "close", None)
             if close is not None:
                 close()
+    _log.info(
+        "gate judged", candidate=spec.bots[0], baseline=spec.bots[1], decision=decision,
+        matches=judged, errors=errors, llr=round(sprt.llr, 3),
+    )
     return GateResult(
         candidate=spec.bots[0],
         baseline=spec.bots[1],
