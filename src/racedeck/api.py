@@ -37,8 +37,20 @@ from racedeck.core.replay import iter_states, replay_log, verify_log
 from racedeck.core.runner import MatchOutcome, run_match
 from racedeck.core.session import MatchPlan, play_to_log
 from racedeck.plugins import Registry, load_registry
+from racedeck.tournament.script import TournamentResult, tournament
 
-__all__ = ["BotInfo", "GameInfo", "Match", "Replay", "bots", "games", "load_log", "play"]
+__all__ = [
+    "BotInfo",
+    "GameInfo",
+    "Match",
+    "Replay",
+    "TournamentResult",
+    "bots",
+    "games",
+    "load_log",
+    "play",
+    "tournament",
+]
 
 
 # The installed games and bots ---------------------------------------------------------------
