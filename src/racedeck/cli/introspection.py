@@ -96,6 +96,7 @@ def plugins(
     if json:
         emit_json(PluginsOutput(plugins=rows))
         return
+    table = [["plugin", "source", "from", "registers"]]
     for row in rows:
         origin = row.path if row.source == "file" else f"{row.package} {row.version}"
         adds = "; ".join(
@@ -103,7 +104,12 @@ def plugins(
             for label, names in (("games", row.games), ("bots", row.bots))
             if names
         )
-        typer.echo(f"{row.plugin:<36} {row.source:<12} {origin:<24} {adds or '-'}")
+        table.append([row.plugin, row.source, origin or "-", adds or "-"])
+    # Each column as wide as its widest cell: names and paths have no length limit.
+    widths = [max(len(line[i]) for line in table) for i in range(3)]
+    for line in table:
+        cells = [cell.ljust(width) for cell, width in zip(line, widths, strict=False)]
+        typer.echo("  ".join([*cells, line[3]]))
 
 
 def schema(
