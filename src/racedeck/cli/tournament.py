@@ -218,9 +218,8 @@ def report_command(
     json: JsonFlag = False,
 ) -> None:
     """Print a tournament's standings; with --html, also write a page with plots."""
-    from racedeck.cli.tournament_play import game_of, standings_output
+    from racedeck.cli.tournament_play import game_of, show_standings, standings_output
     from racedeck.tournament.page import write_page
-    from racedeck.tournament.report import standings_table
     from racedeck.tournament.standings import compute_standings
     from racedeck.tournament.store import Store
 
@@ -231,7 +230,7 @@ def report_command(
     if json:
         emit_json(standings_output(standings, db, html))
         return
-    typer.echo(standings_table(standings))
+    show_standings(standings)
     if html is not None:
         typer.echo(f"\nreport page: {html}")
 

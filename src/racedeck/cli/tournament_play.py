@@ -117,8 +117,18 @@ def print_standings(store: Store, json: bool) -> None:
     if json:
         emit_json(standings_output(standings, store.path, None))
     else:
-        typer.echo(standings_table(standings))
+        show_standings(standings)
         typer.echo(f"\ndatabase: {store.path}")
+
+
+def show_standings(standings: Standings) -> None:
+    """Print the standings: rich's tables on a terminal, the plain aligned text elsewhere."""
+    if sys.stdout.isatty():
+        from racedeck.cli.tables import print_standings_table
+
+        print_standings_table(standings, sys.stdout)
+    else:
+        typer.echo(standings_table(standings))
 
 
 def game_of(spec: TournamentSpec) -> Any:
