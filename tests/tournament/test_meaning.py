@@ -141,3 +141,14 @@ def test_unreproducible_bots_are_refused_unless_allowed(
     assert code == 0, err
     code, _out, err = run_cli([*gate, "--allow-unreproducible"], capsys)
     assert code == 5, err
+
+
+def test_the_gates_json_figures_are_rounded_too() -> None:
+    from racedeck.tournament.gate import Sprt, gate_from_records
+
+    records = [match(i, ("a", "b") if i % 2 else ("b", "a"), (1, 2) if i % 3 else (2, 1),
+                     (5, 3), "points") for i in range(7)]
+    figures = gate_from_records(spec(("a", "b"), 7), records, "a", "b", Sprt()).figures_json()
+    for key in ("win_rate", "los"):
+        assert len(repr(figures[key]).split(".")[1]) <= 4, figures
+    assert all(len(repr(v).split(".")[1]) <= 1 for v in figures["elo_ci95"] if v is not None)

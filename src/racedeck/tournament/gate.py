@@ -142,12 +142,13 @@ class GateResult:
         decisive = s.wins + s.losses
         tally = self.tally
         elo_low, elo_high = tally.elo_interval()
+        low, high = wilson_interval(s.wins, decisive)
         return {
-            "win_rate": s.wins / decisive if decisive else None,
-            "win_rate_ci95": list(wilson_interval(s.wins, decisive)),
-            "elo": finite(tally.elo()),
-            "elo_ci95": [finite(elo_low), finite(elo_high)],
-            "los": tally.los(),
+            "win_rate": round(s.wins / decisive, 4) if decisive else None,
+            "win_rate_ci95": [round(low, 4), round(high, 4)],
+            "elo": _rounded(finite(tally.elo()), 1),
+            "elo_ci95": [_rounded(finite(elo_low), 1), _rounded(finite(elo_high), 1)],
+            "los": round(tally.los(), 4),
         }
 
     def verdict(self) -> str:
@@ -286,6 +287,11 @@ def run_gate(
         sprt=sprt,
         limit=limit,
     )
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    """Round a figure for JSON; None (no finite value) stays None."""
+    return None if value is None else round(value, digits)
 
 
 class _PlaysNothing(Executor):
