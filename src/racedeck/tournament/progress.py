@@ -119,6 +119,8 @@ class ProgressBar:
             auto_refresh=terminal,
             refresh_per_second=1 / INTERVAL,
             transient=False,
+            # Standard output carries results (--json): the bar never takes it over.
+            redirect_stdout=False,
         )
         self._task = self._bar.add_task("", total=total, completed=done, **self._fields())
         self._bar.start()
