@@ -3,6 +3,7 @@ infinities, one table per thing, a crosstable, and JSON figures rounded to what 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import msgspec
@@ -152,3 +153,18 @@ def test_the_gates_json_figures_are_rounded_too() -> None:
     for key in ("win_rate", "los"):
         assert len(repr(figures[key]).split(".")[1]) <= 4, figures
     assert all(len(repr(v).split(".")[1]) <= 1 for v in figures["elo_ci95"] if v is not None)
+
+
+def test_wacky_races_standings_read_places_lower_is_better(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["tournament", "wacky-races", "--bot", "heuristic", "--bot", "random",
+            "--matches", "2", "--workers", "1", "--db", str(tmp_path / "w.sqlite")]
+    code, out, err = run_cli(args, capsys)
+    assert code == 0, err
+    header = out.splitlines()[2]
+    assert "mean places ↓ (95% CI)" in header and "mean rank ↓" in header
+    assert "places: the game's score, lower is better" in out
+    code, out, err = run_cli(["tournament", "report", str(tmp_path / "w.sqlite"), "--json"],
+                             capsys)
+    assert json.loads(out)["score"]["higher_is_better"] is False
