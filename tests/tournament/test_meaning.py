@@ -168,3 +168,23 @@ def test_wacky_races_standings_read_places_lower_is_better(
     code, out, err = run_cli(["tournament", "report", str(tmp_path / "w.sqlite"), "--json"],
                              capsys)
     assert json.loads(out)["score"]["higher_is_better"] is False
+
+
+def test_parameters_that_read_the_clock_make_a_bot_unreproducible() -> None:
+    import dataclasses
+
+    from racedeck.core.bot import BotSpec
+    from racedeck.tournament.plan import reproducible
+
+    @dataclasses.dataclass(frozen=True)
+    class Budget:
+        seconds: float | None = None
+
+        @property
+        def reproducible(self) -> bool:
+            return self.seconds is None
+
+    spec = BotSpec(name="b", factory=object, description="", parameters=Budget())
+    assert reproducible(spec)
+    assert not reproducible(dataclasses.replace(spec, parameters=Budget(seconds=0.5)))
+    assert not reproducible(dataclasses.replace(spec, reproducible=False))

@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from racedeck.core.bot import BotSpec
 from racedeck.core.errors import UsageError
 from racedeck.core.hashing import digest
 from racedeck.core.runner import FAULT_POLICIES
@@ -52,7 +53,7 @@ def plan_tournament(
     parsed = game.parse_options(options or {})
     specs = {name: registry.bot(name, game.name) for name in bots}
     versions = {name: spec.version for name, spec in specs.items()}
-    unreproducible = [name for name, spec in specs.items() if not spec.reproducible]
+    unreproducible = [name for name, spec in specs.items() if not reproducible(spec)]
     if unreproducible and not allow_unreproducible:
         names = ", ".join(dict.fromkeys(unreproducible))
         raise UsageError(
@@ -92,6 +93,16 @@ def plan_tournament(
         cycle = Schedule(spec).cycle
         spec = _replace(spec, matches=cycle * math.ceil(DEFAULT_MATCHES / cycle))
     return spec
+
+
+def reproducible(spec: BotSpec) -> bool:
+    """Return whether a bot's play is fixed by its seed.
+
+    The registration says so, and its parameters do not say otherwise: a parameters
+    object may carry a ``reproducible`` attribute, False for a wall-clock budget set where
+    the bot is named (``ismcts:seconds=0.5``).
+    """
+    return spec.reproducible and getattr(spec.parameters, "reproducible", True) is not False
 
 
 def default_db_path(spec: TournamentSpec, folder: Path = DEFAULT_DB_DIR) -> Path:
