@@ -53,3 +53,11 @@ def test_plugins_lines_up_its_columns_however_long_a_path(
         for column, at in starts.items():
             assert line[at - 2 : at] == "  " and line[at] != " ", (column, line)
     assert any(str(PLUGINS / "greedy.py") in line for line in lines)
+
+
+def test_the_list_of_commands_shows_each_first_line_whole(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    text = help_of([], capsys)
+    assert "..." not in text.split("Commands:")[1].replace("--bot B ...", "")
+    assert "exit 0 when" in text and "identical, 1 when not." in text

@@ -64,6 +64,10 @@ def plain_help(command: Any) -> Any:
 
         command.get_help_option = get_help_option
     for sub in getattr(command, "commands", {}).values():
+        help_text = getattr(sub, "help", None)
+        if getattr(sub, "short_help", None) is None and help_text:
+            # The list of commands shows each one's whole first line, wrapped, not cut.
+            sub.short_help = help_text.strip().splitlines()[0]
         plain_help(sub)
     return command
 
