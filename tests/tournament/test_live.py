@@ -228,9 +228,18 @@ def test_the_bar_shows_itself_before_the_first_match_ends() -> None:
 
     from racedeck.tournament.progress import ProgressBar
 
-    stream = io.StringIO()
-    ProgressBar(total=10, done=0, stream=stream)
-    assert "0/10 matches" in stream.getvalue() and "--:-- left" in stream.getvalue()
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Terminal()
+    bar = ProgressBar(total=10, done=0, stream=stream)
+    try:
+        shown = stream.getvalue()
+        assert "0/10 matches" in shown and "--:-- left" in shown
+        assert "first match running" in shown and "elapsed 00:00" in shown
+    finally:
+        bar.close()
 
 
 def test_ctrl_c_stops_the_gate_without_waiting_for_its_matches(tmp_path: Path) -> None:

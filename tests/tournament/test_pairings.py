@@ -204,8 +204,9 @@ def test_the_gate_tells_its_running_test_and_its_figures_on_stderr(
         capsys,
     )
     assert code == 0, err
-    lines = err.splitlines()
-    assert lines[0].startswith("gate: 2/2000 matches, deals won ") and "LLR" in lines[0]
+    lines = [line for line in err.splitlines() if not line.startswith("estimate: ")]
+    assert lines[0].startswith("gate: 2/2000 matches, ") and "LLR" in lines[0]
+    assert "elapsed " in lines[0] and "; deals won " in lines[0]
     assert lines[-1].startswith("gate: heuristic is better than random")
     assert "win rate" in lines[-1] and "Elo" in lines[-1] and "LOS" in lines[-1]
     verdict = json.loads(out.splitlines()[-1])
