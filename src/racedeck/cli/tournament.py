@@ -130,19 +130,13 @@ def run_command(
 ) -> None:
     """Run a tournament and print the standings; one JSON line a match with --json."""
     from racedeck.cli.tournament_play import open_or_create, play_store
-    from racedeck.tournament.plan import (
-        default_db_path,
-        make_executor,
-        plan_tournament,
-        with_log_dir,
-    )
+    from racedeck.tournament import plan as planned
     from racedeck.tournament.progress import parse_report_every
 
     if report_every is not None:
         parse_report_every(report_every)
-    reg = registry(plugins_dir)
-    spec = plan_tournament(
-        reg,
+    spec = planned.plan_tournament(
+        registry(plugins_dir),
         game,
         bot,
         matches=matches,
@@ -157,9 +151,9 @@ def run_command(
         plugins_dir=plugins_dir,
         allow_unreproducible=allow_unreproducible,
     )
-    path = db or default_db_path(spec)
-    spec = with_log_dir(spec, path)
-    running = make_executor(executor, workers, ray_address, spec.plugins_dir)
+    path = db or planned.default_db_path(spec)
+    spec = planned.with_log_dir(spec, path)
+    running = planned.make_executor(executor, workers, ray_address, spec.plugins_dir)
     try:
         store = open_or_create(path, spec, json)
     except BaseException:
@@ -292,11 +286,10 @@ def gate_command(
     """Is CANDIDATE better than BASELINE? Exit 0 if so, 1 if not, 5 if undecided at the limit."""
     import msgspec
 
-    from racedeck.cli.tournament_play import GATE_EXIT_CODES, gate_store, play_gate, print_verdict
-    from racedeck.tournament.gate import Sprt, gate_from_records, judge_saved_gate
+    from racedeck.cli import tournament_play as run
+    from racedeck.tournament.gate import Sprt
     from racedeck.tournament.plan import plan_tournament
     from racedeck.tournament.progress import DEFAULT_REPORT_EVERY, parse_report_every
-    from racedeck.tournament.store import Store
 
     every = parse_report_every(report_every) if report_every is not None else DEFAULT_REPORT_EVERY
     if not candidate or not baseline:
@@ -312,12 +305,9 @@ def gate_command(
             raise UsageError("--db judges a tournament that already ran; --save plays a gate")
         if game is not None:
             raise UsageError("with --db the game is the tournament's; drop GAME")
-        with Store.open(db) as store:
-            # A saved gate is judged as the gate judged it: by deals, in order.
-            judge = judge_saved_gate if store.spec.format == "gate" else gate_from_records
-            result = judge(store.spec, store.records(), candidate, baseline, sprt)
-        print_verdict(result, json)
-        raise typer.Exit(GATE_EXIT_CODES[result.decision])
+        result = run.judge_database(db, candidate, baseline, sprt)
+        run.print_verdict(result, json)
+        raise typer.Exit(run.GATE_EXIT_CODES[result.decision])
     if game is None:
         raise UsageError("gate needs GAME, or --db DB to judge a tournament that already ran")
     reg = registry(plugins_dir)
@@ -338,14 +328,14 @@ def gate_command(
     spec = msgspec.structs.replace(spec, sprt=(sprt.alpha, sprt.beta, sprt.p1))
     if spec.matches < 2:
         raise UsageError("--max-matches must be at least 2 (one deal)")
-    saved = gate_store(save, spec, json) if save is not None else None
+    saved = run.gate_store(save, spec, json) if save is not None else None
     try:
-        result = play_gate(spec, sprt, saved, executor, workers, ray_address, every, json)
+        result = run.play_gate(spec, sprt, saved, executor, workers, ray_address, every, json)
     finally:
         if saved is not None:
             saved.close()
-    print_verdict(result, json)
-    raise typer.Exit(GATE_EXIT_CODES[result.decision])
+    run.print_verdict(result, json)
+    raise typer.Exit(run.GATE_EXIT_CODES[result.decision])
 
 
 def register(app: typer.Typer) -> None:

@@ -25,6 +25,8 @@ from racedeck.tournament.gate import (
     UNDECIDED,
     GateResult,
     Sprt,
+    gate_from_records,
+    judge_saved_gate,
     run_gate,
 )
 from racedeck.tournament.plan import make_executor
@@ -164,6 +166,17 @@ def open_or_create(path: Path, spec: TournamentSpec, json: bool) -> Store:
             f"continuing {path}: {store.count()} of {spec.matches} matches recorded", err=True
         )
     return store
+
+
+def judge_database(db: Path, candidate: str, baseline: str, sprt: Sprt) -> GateResult:
+    """Judge the matches a database holds, playing none.
+
+    A saved gate is judged as it judged them (by deals, in order), a tournament by the
+    matches in which both bots sat.
+    """
+    with Store.open(db) as store:
+        judge = judge_saved_gate if store.spec.format == "gate" else gate_from_records
+        return judge(store.spec, store.records(), candidate, baseline, sprt)
 
 
 def gate_store(path: Path, spec: TournamentSpec, json: bool) -> Store:

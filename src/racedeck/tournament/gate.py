@@ -244,10 +244,7 @@ def run_gate(
                 errors += sum(r.status == ERROR for r in pair)
                 continue
             sprt.add(sum(candidate_points(schedule, r) for r in pair))
-            _log.debug(
-                "deal judged", deal=judged // 2 - 1, wins=sprt.wins, losses=sprt.losses,
-                draws=sprt.draws, llr=round(sprt.llr, 3),
-            )
+            _log.debug("deal judged", deal=judged // 2 - 1, llr=round(sprt.llr, 3))
             if on_deal is not None:
                 on_deal(judged, sprt)
             if sprt.decision != UNDECIDED:
