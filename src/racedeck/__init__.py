@@ -1,8 +1,9 @@
 """racedeck: a headless, event-sourced engine for racing card and board games.
 
 The Python API (``racedeck.api``) is importable from here: ``play``, ``load_log``,
-``games()``, ``bots(game)``, ``Match``, ``Replay``, ``GameInfo`` and ``BotInfo``. It is
-loaded on first use, since the engine's core reads ``__version__`` from this module.
+``games()``, ``bots(game)``, ``tournament(game, bots)``, ``Match``, ``Replay``,
+``GameInfo``, ``BotInfo`` and ``TournamentResult``. It is loaded on first use, since the
+engine's core reads ``__version__`` from this module.
 """
 
 from __future__ import annotations
@@ -13,18 +14,31 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from racedeck.api import BotInfo, GameInfo, Match, Replay, bots, games, load_log, play
+    from racedeck.api import (
+        BotInfo,
+        GameInfo,
+        Match,
+        Replay,
+        TournamentResult,
+        bots,
+        games,
+        load_log,
+        play,
+        tournament,
+    )
 
 __all__ = [
     "BotInfo",
     "GameInfo",
     "Match",
     "Replay",
+    "TournamentResult",
     "__version__",
     "bots",
     "games",
     "load_log",
     "play",
+    "tournament",
 ]
 
 _API = frozenset(__all__) - {"__version__"}

@@ -37,8 +37,20 @@ from racedeck.core.replay import iter_states, replay_log, verify_log
 from racedeck.core.runner import MatchOutcome, run_match
 from racedeck.core.session import MatchPlan, play_to_log
 from racedeck.plugins import Registry, load_registry
+from racedeck.tournament.script import TournamentResult, tournament
 
-__all__ = ["BotInfo", "GameInfo", "Match", "Replay", "bots", "games", "load_log", "play"]
+__all__ = [
+    "BotInfo",
+    "GameInfo",
+    "Match",
+    "Replay",
+    "TournamentResult",
+    "bots",
+    "games",
+    "load_log",
+    "play",
+    "tournament",
+]
 
 
 # The installed games and bots ---------------------------------------------------------------
@@ -216,6 +228,10 @@ class Match:
 # Logs ---------------------------------------------------------------------------------------
 
 
+INLINE_LOG_BYTES = 24_000
+"""The largest log a notebook shows as its whole HTML replay (a page of about 450 kB)."""
+
+
 def load_log(path: str | Path, *, plugins_dir: str | Path | None = None) -> Replay:
     """Return the log at ``path`` as a ``Replay``; a bad log raises ``LogError`` at once."""
     replay = Replay(registry(plugins_dir), Path(path))
@@ -375,7 +391,17 @@ class Replay:
             return replay_page(self._registry, path, seats)
 
     def _repr_html_(self) -> str:
-        """Return the HTML replay in a frame of its own, as a notebook shows it."""
+        """Return the HTML replay in a frame of its own, as a notebook shows it.
+
+        A long match (a log over ``INLINE_LOG_BYTES``; its page is some twenty times
+        larger) shows as a light summary instead: the result, the final state as text and
+        how to open its step-by-step page, which a notebook would otherwise carry whole.
+        """
+        size = len(self._log) if isinstance(self._log, bytes) else self._log.stat().st_size
+        if size > INLINE_LOG_BYTES:
+            from racedeck.inspect.light import light_view
+
+            return light_view(self)
         page = html.escape(self.html(), quote=True)
         return (
             f'<iframe srcdoc="{page}" style="width:100%;height:640px;border:0" '

@@ -79,6 +79,9 @@ def test_every_json_output_has_its_kind_and_decodes_as_its_type(
         ["tournament", "report", str(db), "--json"],
         ["gate", "--db", str(db), "--candidate", "heuristic", "--baseline", "random", "--json"],
         ["new-bot", "my-bot", "--game", "lacorsa", "--into", str(tmp_path / "nb"), "--json"],
+        ["step", str(log), "--at", "2", "--json"],
+        ["schema", "--json"],
+        ["--version", "--json"],
     ]
     kinds = set()
     for args in commands:

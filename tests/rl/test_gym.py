@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -41,10 +42,13 @@ def _episode(env: rl.SingleSeatEnv, seed: int) -> tuple[list[int], float, list[o
 def test_gymnasium_checks_pass_and_episodes_repeat(
     game: str, opponents: list[str], options: dict[str, object], tmp_path: Path
 ) -> None:
-    checked = rl.gym_env(
-        game, opponents=opponents, options=options, seat=1, catalogue=REGISTRY, illegal="lose"
-    )
-    check_env(checked, skip_render_check=True)
+    # As built, with nothing chosen for the checker: it samples the whole action space.
+    checked = rl.gym_env(game, opponents=opponents, options=options, seat=1, catalogue=REGISTRY)
+    check_env(checked)
+    check_env(rl.gym_env(game, opponents=opponents, options=options, render_mode="ansi"))
+    made = gymnasium.make(f"racedeck/{game}-v0", opponents=opponents, options=options, seat=1)
+    check_env(made.unwrapped)
+    assert made.spec is not None and made.spec.id == f"racedeck/{game}-v0"
     env = rl.gym_env(game, opponents=opponents, options=options, seat=1, catalogue=REGISTRY)
     first = _episode(env, seed=3)
     assert first == _episode(env, seed=3)
@@ -77,15 +81,34 @@ def test_opponents_must_match_the_seats() -> None:
         rl.gym_env("lacorsa", opponents=["random"], seat=4)
 
 
-def test_an_illegal_index_raises_or_loses() -> None:
-    env = rl.gym_env("lacorsa", opponents=["random"], options={"races": 1})
+def test_an_illegal_index_loses_by_default_or_raises() -> None:
+    env = rl.gym_env("lacorsa", opponents=["random"], options={"races": 1}, illegal="raise")
     obs, _ = env.reset(seed=0)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     with pytest.raises(IllegalActionError):
         env.step(illegal)
-    losing = rl.gym_env("lacorsa", opponents=["random"], options={"races": 1}, illegal="lose")
+    losing = rl.gym_env("lacorsa", opponents=["random"], options={"races": 1})
+    assert losing.illegal == "lose"
     obs, _ = losing.reset(seed=0)
     _, reward, done, _, _ = losing.step(illegal)
     assert (reward, done) == (-1.0, True)
     with pytest.raises(UsageError, match="reset"):
         losing.step(0)
+
+
+def test_every_built_in_game_is_registered_for_gymnasium_make() -> None:
+    assert set(rl.BUILT_IN_GAMES) <= set(REGISTRY.games)
+    assert tuple(f"racedeck/{game}-v0" for game in rl.BUILT_IN_GAMES) == rl.GYM_IDS
+    assert all(name in gymnasium.registry for name in rl.GYM_IDS)
+    env = gymnasium.make("racedeck/famous-500-v0", opponents=["heuristic"], render_mode="ansi")
+    obs, _ = env.reset(seed=2)
+    assert env.observation_space.contains(obs)
+    assert isinstance(env.render(), str) and env.render()
+    # Without an import of one's own, gymnasium imports the module the id names.
+    assert gymnasium.make("racedeck.rl:racedeck/wacky-races-v0").spec.id == "racedeck/wacky-races-v0"
+
+
+def test_there_is_no_rgb_array_mode_and_the_reason_is_documented() -> None:
+    assert rl.SingleSeatEnv.metadata["render_modes"] == ["ansi"]
+    assert "There is no ``rgb_array``" in (rl.gym.__doc__ or "")
+    assert "no `rgb_array`" in (Path(__file__).parents[2] / "docs" / "rl.md").read_text()

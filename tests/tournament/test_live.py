@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -141,6 +142,10 @@ def test_off_a_terminal_report_every_writes_plain_lines_while_it_runs(tmp_path: 
     )
     assert process.stderr is not None and process.stdout is not None
     first = process.stderr.readline().decode()
+    # A run with seconds to go says first what it will cost (on a slow machine).
+    estimate = first if first.startswith("estimate: ") else ""
+    if estimate:
+        first = process.stderr.readline().decode()
     running = process.poll() is None
     rest = process.stderr.read().decode()
     out = process.stdout.read()
@@ -148,6 +153,11 @@ def test_off_a_terminal_report_every_writes_plain_lines_while_it_runs(tmp_path: 
     assert first.startswith("progress: 4/12 matches (33%)") and "wins: " in first
     assert running, "the first progress line came only at the end"
     lines = [first, *rest.splitlines()]
+    assert not estimate or re.fullmatch(
+        r"estimate: [\d.,]+ s a match \(from the first \d+ of this run\); \d+ more on 1 worker:"
+        r" about [\d:]+",
+        estimate.strip(),
+    )
     assert [line.split(" matches")[0] for line in lines if line.strip()] == [
         "progress: 4/12",
         "progress: 8/12",
@@ -218,9 +228,18 @@ def test_the_bar_shows_itself_before_the_first_match_ends() -> None:
 
     from racedeck.tournament.progress import ProgressBar
 
-    stream = io.StringIO()
-    ProgressBar(total=10, done=0, stream=stream)
-    assert "0/10 matches" in stream.getvalue() and "--:-- left" in stream.getvalue()
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Terminal()
+    bar = ProgressBar(total=10, done=0, stream=stream)
+    try:
+        shown = stream.getvalue()
+        assert "0/10 matches" in shown and "--:-- left" in shown
+        assert "first match running" in shown and "elapsed 00:00" in shown
+    finally:
+        bar.close()
 
 
 def test_ctrl_c_stops_the_gate_without_waiting_for_its_matches(tmp_path: Path) -> None:

@@ -334,3 +334,21 @@ def test_a_running_gates_record_is_judged_without_a_copy_and_copied_whole_by_a_b
         # What docs/tournaments.md warns of: the file alone lacks what the log still holds.
         assert rows(plain) == []
         assert rows(backup) == rows(db) and len(rows(backup)) == 6
+
+
+def test_a_decided_gate_database_is_complete_and_says_its_decision(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "gate.sqlite"
+    assert run_cli([*GATE, "--save", str(db)], capsys)[0] == 0
+    code, out, _err = run_cli(["tournament", "report", str(db), "--json"], capsys)
+    report = json.loads(out)
+    assert code == 0 and report["complete"] and report["decision"] == "better"
+    assert report["recorded"] < report["scheduled"]
+    # Undecided, a gate's database is complete only once it played to its limit.
+    undecided = tmp_path / "short.sqlite"
+    assert run_cli([*GATE, "--max-matches", "4", "--save", str(undecided)], capsys)[0] == 5
+    code, out, _err = run_cli(["tournament", "report", str(undecided), "--json"], capsys)
+    report = json.loads(out)
+    assert report["decision"] == "undecided" and report["recorded"] == report["scheduled"] == 4
+    assert report["complete"]

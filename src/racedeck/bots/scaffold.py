@@ -26,7 +26,11 @@ version = "0.1.0"
 description = "The {name} bot for racedeck's {game}"
 readme = "README.md"
 requires-python = ">=3.11"
-dependencies = ["racedeck"]
+# racedeck comes from a checkout or a wheel, installed in the venv first (README.md).
+dependencies = ["racedeck>=0.1"]
+
+[project.optional-dependencies]
+test = ["pytest>=8"]
 
 [project.entry-points.racedeck]
 {name} = "{module}.plugin"
@@ -141,11 +145,19 @@ A strategy plugin for [racedeck](https://example.invalid/racedeck): the `{name}`
 
 ## Install and play
 
+racedeck is installed from a checkout or a wheel, not from a package index, so it goes
+into the virtual environment first; this bot's `racedeck>=0.1` is then already met:
+
 ```
-pip install -e .
+python -m venv .venv && . .venv/bin/activate
+{install}
+pip install -e '.[test]'
 racedeck bots --game {game}          # lists {name}
 racedeck play {game} --seat {name} --seat heuristic
 ```
+
+(`racedeck new-bot` wrote the first line for the racedeck that made this package; a
+checkout installs with `pip install -e PATH`, a wheel with `pip install PATH.whl`.)
 
 ## Write the strategy
 
@@ -157,7 +169,7 @@ each game.
 ## Test
 
 ```
-pip install -e . pytest
+pip install -e '.[test]'
 pytest
 ```
 
@@ -165,6 +177,29 @@ The tests use racedeck's pytest plugin: the `racedeck_play` fixture plays a matc
 `assert_plays_legally` plays many seeded matches at every player count, failing on any
 illegal action, crash or timeout.
 """
+
+
+def install_line() -> str:
+    """Return the command that installs this racedeck into another venv.
+
+    From its checkout (``pip install -e PATH``) or its wheel, as its installation records
+    (``direct_url.json``); by name when neither is known.
+    """
+    import importlib.metadata
+    import json
+    from urllib.parse import unquote, urlparse
+
+    try:
+        raw = importlib.metadata.distribution("racedeck").read_text("direct_url.json")
+        source = json.loads(raw) if raw else {}
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        source = {}
+    url = str(source.get("url", ""))
+    if not url.startswith("file://"):
+        return "pip install racedeck    # or: pip install -e /path/to/racedeck-checkout"
+    path = unquote(urlparse(url).path)
+    editable = bool(source.get("dir_info", {}).get("editable"))
+    return f"pip install -e {path}" if editable else f"pip install {path}"
 
 
 def module_name(name: str) -> str:
@@ -186,7 +221,13 @@ def write_package(name: str, game: str, folder: Path, *, force: bool = False) ->
     if folder.exists() and any(folder.iterdir()) and not force:
         raise UsageError(f"{folder} already exists and is not empty; use --force to overwrite")
     module = module_name(name)
-    values = {"name": name, "game": game, "module": module, "cls": class_name(name)}
+    values = {
+        "name": name,
+        "game": game,
+        "module": module,
+        "cls": class_name(name),
+        "install": install_line(),
+    }
     files = {
         "pyproject.toml": _PYPROJECT,
         "README.md": _README,

@@ -11,30 +11,15 @@ import os
 import sys
 import threading
 import time
-import traceback
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import msgspec
 import typer
 
 from racedeck import __version__
 from racedeck.cli import output
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
-from racedeck.cli.contract import (
-    BotRow,
-    BotsOutput,
-    ErrorOutput,
-    GameRow,
-    GamesOutput,
-    PlayOutput,
-    ReplayOutput,
-    ShowOutput,
-    encode_output,
-)
 from racedeck.cli.help import plain_help
-from racedeck.cli.logging import configure_logging, get_logger
-from racedeck.cli.render import describe_replay, describe_result
 from racedeck.core.errors import (
     EXIT_BAD_INPUT,
     EXIT_FAILURE,
@@ -45,11 +30,10 @@ from racedeck.core.errors import (
     RacedeckError,
     UsageError,
 )
-from racedeck.core.log import Header, LogReader
-from racedeck.core.replay import replay_log, verify_log
-from racedeck.core.runner import FAULT_POLICIES
-from racedeck.core.session import plan_match, play_to_log
-from racedeck.plugins import Registry
+
+if TYPE_CHECKING:
+    from racedeck.core.log import Header
+    from racedeck.plugins import Registry
 
 SUBCOMMAND_MODULES = (
     "racedeck.cli.tournament",
@@ -60,6 +44,8 @@ SUBCOMMAND_MODULES = (
 """Modules that each define ``register(app)`` to add their commands."""
 
 app = typer.Typer(
+    rich_markup_mode=None,
+    context_settings={"max_content_width": 100},
     name="racedeck",
     help="Play, replay and verify racing card and board games between bots.",
     no_args_is_help=True,
@@ -68,29 +54,51 @@ app = typer.Typer(
 )
 
 _debug = {"on": False}
+_state = {"json": False}
+"""Whether this run was asked for JSON: ``--version`` answers before options are read."""
 
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"racedeck {__version__}")
+        if _state["json"]:
+            import platform
+
+            from racedeck.cli.contract import VersionOutput
+
+            emit_json(VersionOutput(version=__version__, python=platform.python_version()))
+        else:
+            typer.echo(f"racedeck {__version__}")
         raise typer.Exit()
 
 
 @app.callback()
 def _root(
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks and debug logs.")] = False,
+    log_json: Annotated[
+        bool,
+        typer.Option(
+            "--log-json", help="Write diagnostics on stderr as JSON lines (default: readable)."
+        ),
+    ] = False,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+    ] = False,
+    json: Annotated[
+        bool, typer.Option("--json", help="With --version: print it as JSON.", hidden=True)
     ] = False,
 ) -> None:
     """Play, replay and verify racing card and board games between bots."""
     _debug["on"] = debug
-    configure_logging(debug)
+    from racedeck.cli.logging import configure_logging
+
+    configure_logging(debug, log_json)
 
 
 @app.command()
 def games(json: JsonFlag = False, plugins_dir: PluginsDir = None) -> None:
     """List the registered games."""
+    from racedeck.cli.contract import GameRow, GamesOutput
+
     reg = registry(plugins_dir)
     rows = [
         GameRow(
@@ -118,6 +126,10 @@ def bots(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """List the registered bots, or those that play one game."""
+    import msgspec
+
+    from racedeck.cli.contract import BotRow, BotsOutput
+
     reg = registry(plugins_dir)
     if game is not None:
         reg.game(game)
@@ -162,6 +174,12 @@ def play(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Play one match between bots and print the finishing order, the scores and the log."""
+    from racedeck.cli.contract import PlayOutput
+    from racedeck.cli.logging import get_logger
+    from racedeck.cli.render import describe_result
+    from racedeck.core.runner import FAULT_POLICIES
+    from racedeck.core.session import plan_match, play_to_log
+
     if fault_policy not in FAULT_POLICIES:
         raise UsageError(
             f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}, got {fault_policy!r}"
@@ -211,6 +229,11 @@ def replay(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Replay a log, checking every hash; with --verify, re-run the match and compare."""
+    from racedeck.cli.contract import ReplayOutput
+    from racedeck.cli.render import describe_replay
+    from racedeck.core.log import LogReader
+    from racedeck.core.replay import replay_log, verify_log
+
     reg = registry(plugins_dir)
     if verify:
         if at is not None:
@@ -224,6 +247,8 @@ def replay(
         result = replay_log(reg, log, at=at)
     _check_seat(seat, result.header.players)
     if json:
+        if result.error is not None:
+            raise result.error  # the run's one document is the error
         final = result.result if at is None else None
         emit_json(
             ReplayOutput(
@@ -231,13 +256,13 @@ def replay(
                 game=result.header.game,
                 events=result.events,
                 complete=result.complete,
-                verified=verify and result.error is None,
+                verified=verify,
                 state_hash=final.state_hash if final else None,
                 result=final.result if final else None,
                 faults=result.faults,
                 debug=result.debug,
                 view=result.game.observe(result.state, seat) if seat is not None else None,
-                error=str(result.error) if result.error else None,
+                error=None,  # an error is the run's document instead (kind ``error``)
             )
         )
     else:
@@ -257,11 +282,16 @@ def show(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Render the state of a logged match, at its end or after event N."""
+    from racedeck.cli.contract import ShowOutput
+    from racedeck.core.replay import replay_log
+
     reg = registry(plugins_dir)
     result = replay_log(reg, log, at=at)
     _check_seat(seat, result.header.players)
     if json:
         view = result.state if seat is None else result.game.observe(result.state, seat)
+        if result.error is not None:
+            raise result.error  # the run's one document is the error
         emit_json(ShowOutput(log=str(log), events=result.events, seat=seat, view=view))
     else:
         typer.echo(result.game.presentation.render(result.state, seat))
@@ -304,13 +334,15 @@ def main(argv: list[str] | None = None) -> int:
     """
     args = sys.argv[1:] if argv is None else argv
     debug = "--debug" in args
+    output.new_run()
+    _state["json"] = "--json" in args
     try:
         # Without standalone mode a command's typer.Exit comes back as the return value.
         with output.result_only("--json" in args), output.cleaned():
             code = _command().main(args=args, prog_name="racedeck", standalone_mode=False)
     except RacedeckError as exc:
         if debug:
-            traceback.print_exc()
+            _traceback()
         return _fail(args, exc.exit_code, "error", str(exc), _where(exc, args))
     except typer.Exit as exc:
         return exc.exit_code
@@ -326,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
                 args, EXIT_USAGE, "usage error", message + _help_hint(args), _where(None, args)
             )
         if debug:
-            traceback.print_exc()
+            _traceback()
         return _fail(
             args,
             EXIT_INTERNAL,
@@ -362,13 +394,23 @@ def _fail(
         line = f"racedeck: {message}" if plain else f"racedeck: {label}: {message}"
         sys.stderr.write(output.clean(line) + "\n")
     # Exit 1 is a difference the command's own output reports (diff, bot check): no error.
-    if "--json" in args and code != EXIT_FAILURE:
+    # A command that wrote its result told the error there: one document a run.
+    if "--json" in args and code != EXIT_FAILURE and not output.answered():
+        from racedeck.cli.contract import ErrorOutput, encode_output
+
         error = ErrorOutput(
             code=code, error=ERROR_KINDS.get(code, "error"), message=message, where=where
         )
         sys.stdout.write(encode_output(error).decode() + "\n")
         sys.stdout.flush()
     return code
+
+
+def _traceback() -> None:
+    """Print the exception being handled with its traceback, for --debug."""
+    import traceback
+
+    traceback.print_exc()
 
 
 def _where(exc: BaseException | None, args: list[str]) -> str | None:

@@ -8,13 +8,13 @@ from typing import Annotated
 
 import typer
 
-from racedeck.bots.check import check_program
-from racedeck.bots.named import COMMAND_PREFIX
-from racedeck.bots.scaffold import module_name, write_package
-from racedeck.bots.subprocess_bot import DEFAULT_TIME_LIMIT
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
-from racedeck.cli.contract import BotCheckOutput, NewBotOutput, ViolationRow
 from racedeck.core.errors import EXIT_FAILURE, RacedeckError, UsageError
+
+CHECK_TIME_LIMIT = 5.0
+"""Seconds a checked program may take per decision unless told: a program bot's own limit
+(``racedeck.bots.subprocess_bot.DEFAULT_TIME_LIMIT``), written out so that the command line
+starts without loading the subprocess machinery."""
 
 
 class ProtocolViolations(RacedeckError):
@@ -24,6 +24,7 @@ class ProtocolViolations(RacedeckError):
 
 
 bot_app = typer.Typer(
+    rich_markup_mode=None,
     name="bot",
     help="Work with bots written as programs in any language.",
     no_args_is_help=True,
@@ -48,11 +49,15 @@ def check(
     seed: Annotated[int, typer.Option(help="The first match's seed; the others follow.")] = 0,
     time_limit: Annotated[
         float, typer.Option(min=0.01, help="Seconds the program may take per decision.")
-    ] = DEFAULT_TIME_LIMIT,
+    ] = CHECK_TIME_LIMIT,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Play a few matches with a program and report every protocol violation it makes."""
+    from racedeck.bots.check import check_program
+    from racedeck.bots.named import COMMAND_PREFIX
+    from racedeck.cli.contract import BotCheckOutput, ViolationRow
+
     if command.startswith(COMMAND_PREFIX):
         command = command[len(COMMAND_PREFIX) :]
     try:
@@ -114,6 +119,9 @@ def new_bot(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Write a ready plugin package for a new bot: pyproject, bot class, tests, README."""
+    from racedeck.bots.scaffold import module_name, write_package
+    from racedeck.cli.contract import NewBotOutput
+
     rules = registry(plugins_dir).game(game)
     folder = into if into is not None else Path(f"racedeck-{name}")
     files = write_package(name, rules.name, folder, force=force)

@@ -1,18 +1,24 @@
-"""Pieces every command shares: option parsing, the registry, output."""
+"""Pieces every command shares: option parsing, the registry, output.
+
+The command line imports only what a command uses, when it runs: ``racedeck --help``
+loads none of the engine (``benchmarks/bench_startup.py`` times it). Heavy modules are
+imported inside the functions that need them.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from racedeck.cli import output
-from racedeck.cli.contract import Output, encode_output
 from racedeck.core.errors import UsageError
-from racedeck.core.log import MAX_DEPTH, json_depth_ok
-from racedeck.plugins import Registry, load_registry
+
+if TYPE_CHECKING:
+    from racedeck.cli.contract import Output
+    from racedeck.plugins import Registry
 
 JsonFlag = Annotated[
     bool, typer.Option("--json", help="Print JSON for scripts (docs/schemas/; errors too).")
@@ -29,11 +35,15 @@ OptionList = Annotated[
 
 def registry(plugins_dir: Path | None) -> Registry:
     """Load the registry with entry points and, if given, a plugins folder."""
+    from racedeck.plugins import load_registry
+
     return load_registry(plugins_dir)
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, Any]:
     """Turn ``KEY=VALUE`` strings into a mapping; values are JSON where they parse as JSON."""
+    from racedeck.core.log import MAX_DEPTH, json_depth_ok
+
     options: dict[str, Any] = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
@@ -57,4 +67,7 @@ def emit_json(result: Output) -> None:
     It goes to the real standard output even while a bot's prints are sent to standard
     error (``racedeck.cli.output``).
     """
-    output.write_result(encode_output(result).decode() + "\n")
+    from racedeck.cli.contract import STREAM_KINDS, encode_output
+
+    kind = type(result).__struct_config__.tag
+    output.write_result(encode_output(result).decode() + "\n", final=kind not in STREAM_KINDS)

@@ -135,6 +135,41 @@ class ShowOutput(Output, tag="show"):
     view: Any
 
 
+class StepOutput(Output, tag="step"):
+    """``racedeck step --json``: one frame, as the viewer shows it, for a script to step."""
+
+    log: str
+    at: int
+    """The event the frame comes after; -1 is before the first."""
+    events: int
+    """How many events the log holds."""
+    event_kind: str | None
+    """The kind of event ``at``; none before the first."""
+    event: Any
+    """Event ``at`` in full; none before the first, or in a seat's view (it may be hidden)."""
+    seat: int | None
+    view: Any
+    """The state, or the seat's observation, after event ``at``."""
+
+
+class SchemaOutput(Output, tag="schema"):
+    """``racedeck schema --json``: the names of the schemas, one schema, or where they went."""
+
+    names: list[str]
+    """Every schema's name (without NAME); the one named (with it)."""
+    document: Any = None
+    """The JSON Schema named, when one is."""
+    folder: str | None = None
+    """Where ``--write`` wrote them."""
+
+
+class VersionOutput(Output, tag="version"):
+    """``racedeck --version --json``: racedeck's version and the Python it runs on."""
+
+    version: str
+    python: str
+
+
 class DiffOutput(Output, tag="diff"):
     """``racedeck diff --json``: where two logs part, and each side's state there."""
 
@@ -248,6 +283,15 @@ class BotStandingRow(msgspec.Struct, kw_only=True):
     by_seat: dict[str, SeatRow]
 
 
+class ScoreRow(msgspec.Struct, kw_only=True):
+    """What the game's score is called, which way is better, and how often it misled."""
+
+    name: str
+    higher_is_better: bool
+    upsets: int
+    """Matches whose winner had not the best score (the finishing order decides)."""
+
+
 class StandingsOutput(Output, tag="standings"):
     """A tournament's standings (``tournament``, ``resume``, ``report``)."""
 
@@ -266,6 +310,11 @@ class StandingsOutput(Output, tag="standings"):
     head_to_head: list[PairingRow]
     db: str
     html: str | None = None
+    score: ScoreRow | None = None
+    decision: str | None = None
+    """A gate's verdict on its recorded matches; none for a tournament."""
+    crosstable: dict[str, dict[str, float | None]] | None = None
+    """Each bot's score against each other (None: itself, or never met); not in a gauntlet."""
 
 
 class GateOutput(Output, tag="gate"):
@@ -346,6 +395,7 @@ OUTPUTS: dict[str, type[Output]] = {
         PlayOutput,
         ReplayOutput,
         ShowOutput,
+        StepOutput,
         DiffOutput,
         ForkOutput,
         ForkVerifyOutput,
@@ -356,10 +406,15 @@ OUTPUTS: dict[str, type[Output]] = {
         GateOutput,
         BotCheckOutput,
         NewBotOutput,
+        SchemaOutput,
+        VersionOutput,
         ErrorOutput,
     )
 }
 """Every output by its kind."""
+
+STREAM_KINDS = frozenset({"match"})
+"""Kinds written as a run goes, one a line, before the run's one result document."""
 
 
 _encoder = msgspec.json.Encoder()

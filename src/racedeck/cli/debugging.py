@@ -7,20 +7,12 @@ as ``racedeck.core.errors`` errors and turned into one line and an exit code in 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
-from racedeck.cli.contract import (
-    ChartOutput,
-    DiffOutput,
-    ForkOutput,
-    ForkVerifyOutput,
-    HtmlOutput,
-)
 from racedeck.core.errors import UsageError
-from racedeck.core.files import write_atomically
 
 LogArg = Annotated[Path, typer.Argument(help="A match log (JSON Lines).")]
 SeatView = Annotated[int | None, typer.Option("--seat", help="Show states as this seat saw them.")]
@@ -34,6 +26,7 @@ def diff(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Find the first event where two logs diverge; exit 0 when identical, 1 when not."""
+    from racedeck.cli.contract import DiffOutput
     from racedeck.inspect.diff import diff_logs
     from racedeck.inspect.errors import LogsDiffer
     from racedeck.inspect.text import describe_diff, diff_json
@@ -80,6 +73,7 @@ def fork(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Continue a match from event N with other bots or another seed, into a new log."""
+    from racedeck.cli.contract import ForkOutput, ForkVerifyOutput
     from racedeck.core.fork import fork_log, verify_fork
 
     reg = registry(plugins_dir)
@@ -133,6 +127,10 @@ def step(
     log: LogArg,
     at: Annotated[int, typer.Option(help="Start after event N (-1: before the first).")] = -1,
     seat: SeatView = None,
+    json: Annotated[
+        bool,
+        typer.Option("--json", help="Print the frame after --at as JSON, without stepping."),
+    ] = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Step through a log in the terminal: forward, back, jump, switch the seat's view."""
@@ -145,6 +143,9 @@ def step(
         _check_seat(seat, timeline.header.players)
     if not -1 <= at < len(timeline.events):
         raise UsageError(f"--at {at}: the log has events 0 to {len(timeline.events) - 1}")
+    if json:
+        emit_json(_frame(log, timeline, at, seat))
+        return
     viewer = Viewer(timeline)
     viewer.frame, viewer.seat = at + 1, seat
 
@@ -172,6 +173,8 @@ def html(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Write one self-contained HTML page that replays the match, step by step."""
+    from racedeck.cli.contract import HtmlOutput
+    from racedeck.core.files import write_atomically
     from racedeck.inspect.html import replay_page
 
     page = replay_page(registry(plugins_dir), log, seat or None).encode()
@@ -191,6 +194,8 @@ def chart(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Draw a lap chart: every car's position after each lap or turn (PNG or SVG)."""
+    from racedeck.cli.contract import ChartOutput
+    from racedeck.core.files import write_atomically
     from racedeck.inspect.chart import lap_chart
     from racedeck.inspect.svg import chart_svg
 
@@ -218,6 +223,22 @@ def chart(
         )
     else:
         typer.echo(f"chart: {out} ({len(data.ticks)} {data.axis} points, {len(data.cars)} cars)")
+
+
+def _frame(log: Path, timeline: Any, at: int, seat: int | None) -> Any:
+    """Return the frame after event ``at`` as ``step --json`` prints it."""
+    from racedeck.cli.contract import StepOutput
+
+    state = timeline.state(at + 1)
+    return StepOutput(
+        log=str(log),
+        at=at,
+        events=len(timeline.events),
+        event_kind=timeline.kind(at) if at >= 0 else None,
+        event=timeline.events[at] if at >= 0 and seat is None else None,
+        seat=seat,
+        view=state if seat is None else timeline.game.observe(state, seat),
+    )
 
 
 def _check_seat(seat: int, players: int) -> None:

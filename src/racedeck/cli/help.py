@@ -28,6 +28,10 @@ METAVARS = {
 }
 """Names for values that say more than the option's own name would."""
 
+NUMBERS = {"seat": "SEAT", "at": "N", "matches": "N", "players": "N", "workers": "N"}
+"""Names for options whose value is a number: ``--seat`` is a bot where a command fills
+seats (``play --seat BOT``) and a seat's number where it views one (``replay --seat SEAT``)."""
+
 
 def plain_help(command: Any) -> Any:
     """Give every option and argument under ``command`` a plain metavar; return it."""
@@ -38,7 +42,11 @@ def plain_help(command: Any) -> Any:
             if param.is_flag or param.count:
                 param.metavar = ""
             elif param.metavar is None:
-                param.metavar = METAVARS.get(param.name or "", (param.name or "value").upper())
+                name = param.name or ""
+                if getattr(param.type, "name", "") in ("int", "integer") and name in NUMBERS:
+                    param.metavar = NUMBERS[name]
+                else:
+                    param.metavar = METAVARS.get(name, (name or "value").upper())
         elif kind == "argument":
             if param.metavar is None:
                 param.metavar = (param.name or "arg").upper()
@@ -56,6 +64,10 @@ def plain_help(command: Any) -> Any:
 
         command.get_help_option = get_help_option
     for sub in getattr(command, "commands", {}).values():
+        help_text = getattr(sub, "help", None)
+        if getattr(sub, "short_help", None) is None and help_text:
+            # The list of commands shows each one's whole first line, wrapped, not cut.
+            sub.short_help = help_text.strip().splitlines()[0]
         plain_help(sub)
     return command
 

@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from racedeck import __version__
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json
-from racedeck.cli.contract import PluginRow, PluginsOutput
-from racedeck.cli.schemas import schema_json, schema_types, write_schemas
-from racedeck.core.bot import BotSpec
-from racedeck.core.files import write_atomically
-from racedeck.plugins import ENTRY_POINT_GROUP, load_registry, plugin_manager
+
+if TYPE_CHECKING:
+    from racedeck.cli.contract import PluginRow
+    from racedeck.core.bot import BotSpec
 
 
 def plugin_rows(plugins_dir: Path | None) -> list[PluginRow]:
     """Return every loaded plugin with the package and version behind it and what it adds."""
+    import importlib.metadata
+
+    from racedeck.cli.contract import PluginRow
+    from racedeck.plugins import ENTRY_POINT_GROUP, plugin_manager
+
     manager = plugin_manager(plugins_dir)
     points = {ep.name: ep for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
     rows = []
@@ -82,6 +85,8 @@ def plugins(
     plugins_dir: PluginsDir = None,
 ) -> None:
     """List every plugin, the package and version that provide it, and what it registers."""
+    from racedeck.cli.contract import PluginsOutput
+
     rows = plugin_rows(plugins_dir)
     if requirements:
         pins = sorted({f"{r.package}=={r.version}" for r in rows if r.package and r.version})
@@ -91,6 +96,7 @@ def plugins(
     if json:
         emit_json(PluginsOutput(plugins=rows))
         return
+    table = [["plugin", "source", "from", "registers"]]
     for row in rows:
         origin = row.path if row.source == "file" else f"{row.package} {row.version}"
         adds = "; ".join(
@@ -98,7 +104,12 @@ def plugins(
             for label, names in (("games", row.games), ("bots", row.bots))
             if names
         )
-        typer.echo(f"{row.plugin:<36} {row.source:<12} {origin:<24} {adds or '-'}")
+        table.append([row.plugin, row.source, origin or "-", adds or "-"])
+    # Each column as wide as its widest cell: names and paths have no length limit.
+    widths = [max(len(line[i]) for line in table) for i in range(3)]
+    for line in table:
+        cells = [cell.ljust(width) for cell, width in zip(line, widths, strict=False)]
+        typer.echo("  ".join([*cells, line[3]]))
 
 
 def schema(
@@ -109,21 +120,42 @@ def schema(
         Path | None,
         typer.Option("--write", help="Write every schema into this folder (docs/schemas)."),
     ] = None,
+    json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Print the JSON Schema of a --json output, log line, observation or protocol message."""
+    import msgspec
+
+    from racedeck.cli.contract import SchemaOutput
+    from racedeck.cli.schemas import schema_json, schema_types, write_schemas
+    from racedeck.core.files import write_atomically
+    from racedeck.plugins import load_registry
+
     if write is not None:
         # The documented set: the built-in games only, whatever else is installed.
         write.mkdir(parents=True, exist_ok=True)
-        count = write_schemas(load_registry(entry_points=False), write, write_atomically)
-        typer.echo(f"wrote {count} schemas into {write}")
+        documented = load_registry(entry_points=False)
+        count = write_schemas(documented, write, write_atomically)
+        if json:
+            names = sorted(schema_types(documented))
+            emit_json(SchemaOutput(names=names, folder=str(write)))
+        else:
+            typer.echo(f"wrote {count} schemas into {write}")
         return
     registry = load_registry(plugins_dir)
     if name is None:
-        for known in sorted(schema_types(registry)):
+        names = sorted(schema_types(registry))
+        if json:
+            emit_json(SchemaOutput(names=names))
+            return
+        for known in names:
             typer.echo(known)
         return
-    typer.echo(schema_json(registry, name).decode(), nl=False)
+    document = schema_json(registry, name)
+    if json:
+        emit_json(SchemaOutput(names=[name], document=msgspec.json.decode(document)))
+        return
+    typer.echo(document.decode(), nl=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,38 +1,19 @@
-"""structlog, configured once at the command line's entry.
+"""Diagnostics of the command line: configured once at its entry (``racedeck.diagnostics``).
 
-Readable on a terminal, JSON otherwise.
+Readable lines on stderr by default, coloured on a terminal; one JSON object a line with
+``--log-json``. structlog is loaded only when an event is written.
 """
 
 from __future__ import annotations
 
-import logging
-import sys
-from typing import Any
-
-import structlog
+from racedeck import diagnostics
 
 
-def configure_logging(debug: bool) -> None:
-    """Send logs to stderr: a console renderer on a terminal, JSON lines otherwise."""
-    renderer: Any
-    if sys.stderr.isatty():
-        renderer = structlog.dev.ConsoleRenderer()
-    else:
-        renderer = structlog.processors.JSONRenderer(sort_keys=True)
-    structlog.configure(
-        processors=[
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso"),
-            renderer,
-        ],
-        wrapper_class=structlog.make_filtering_bound_logger(
-            logging.DEBUG if debug else logging.WARNING
-        ),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
-        cache_logger_on_first_use=False,
-    )
+def configure_logging(debug: bool, json: bool = False) -> None:
+    """Write warnings and errors (with ``debug``, everything) to stderr."""
+    diagnostics.configure(diagnostics.DEBUG if debug else diagnostics.WARNING, json)
 
 
-def get_logger() -> Any:
+def get_logger() -> diagnostics.Logger:
     """Return the racedeck logger."""
-    return structlog.get_logger("racedeck")
+    return diagnostics.get_logger()

@@ -21,13 +21,31 @@ from typing import TextIO
 
 class _Kept:
     stream: TextIO | None = None
+    answered = False
+    """Whether the command has written its one result document in this run."""
 
 
-def write_result(text: str) -> None:
-    """Write a command's result to the real standard output."""
+def write_result(text: str, final: bool = True) -> None:
+    """Write a command's result to the real standard output.
+
+    ``final`` marks the run's one result document; a line of a running report (a match of
+    a tournament) is not final. Once a run has its result, an error it ends with is told
+    inside that result and on stderr, never as a second document (``answered``).
+    """
     stream = _Kept.stream or sys.stdout
     stream.write(text)
     stream.flush()
+    _Kept.answered = _Kept.answered or final
+
+
+def answered() -> bool:
+    """Return whether this run has written its result document."""
+    return _Kept.answered
+
+
+def new_run() -> None:
+    """Forget the previous run's result: a new command starts."""
+    _Kept.answered = False
 
 
 @contextlib.contextmanager

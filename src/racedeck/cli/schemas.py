@@ -21,6 +21,12 @@ from racedeck.core.log import DebugNote, Fault, Header, ResultLine
 from racedeck.core.model import Result
 from racedeck.plugins import Registry
 
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+"""The JSON Schema dialect of every schema: msgspec writes 2020-12 (``$defs``)."""
+
+ID_PREFIX = "urn:racedeck:schema:"
+"""Each schema's ``$id`` is this and its file name: ``urn:racedeck:schema:output-gate.json``."""
+
 
 class EventLine(msgspec.Struct, kw_only=True):
     """A log line holding one event, chained to the line before by its hash."""
@@ -137,7 +143,11 @@ def schema_json(registry: Registry, name: str) -> bytes:
     types = schema_types(registry)
     if name not in types:
         raise UsageError(f"no schema {name!r}; the schemas: {', '.join(sorted(types))}")
-    schema = msgspec.json.schema(types[name])
+    schema = {
+        "$schema": DIALECT,
+        "$id": f"{ID_PREFIX}{name}.json",
+        **msgspec.json.schema(types[name]),
+    }
     return msgspec.json.format(msgspec.json.encode(schema), indent=2) + b"\n"
 
 

@@ -6,53 +6,14 @@
 
 from __future__ import annotations
 
-import sys
-import time
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import Annotated, Any
 
-import msgspec
 import typer
 from typer.core import TyperGroup
 
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
-from racedeck.cli.contract import GateOutput, MatchOutput, StandingsOutput
-from racedeck.core import interrupts
-from racedeck.core.errors import RacedeckError, UsageError
-from racedeck.tournament.executors import Executor
-from racedeck.tournament.gate import (
-    BETTER,
-    NOT_BETTER,
-    UNDECIDED,
-    GateResult,
-    Sprt,
-    gate_from_records,
-    judge_saved_gate,
-    run_gate,
-)
-from racedeck.tournament.page import write_page
-from racedeck.tournament.plan import (
-    default_db_path,
-    make_executor,
-    plan_tournament,
-    resume_spec,
-    with_log_dir,
-)
-from racedeck.tournament.progress import (
-    DEFAULT_REPORT_EVERY,
-    Progress,
-    ProgressBar,
-    ProgressLines,
-    ReportEvery,
-    parse_report_every,
-)
-from racedeck.tournament.record import MatchRecord
-from racedeck.tournament.report import standings_json, standings_table
-from racedeck.tournament.run import play
-from racedeck.tournament.spec import TournamentSpec
-from racedeck.tournament.standings import Standings, compute_standings
-from racedeck.tournament.store import Store
-from racedeck.tournament.worker import VersionMismatch, loaded_versions, version_problem
+from racedeck.core.errors import UsageError
 
 
 class _TournamentGroup(TyperGroup):
@@ -74,20 +35,8 @@ class _TournamentGroup(TyperGroup):
 _RUN = "run"
 
 
-class Interrupted(RacedeckError):
-    """The user stopped a tournament with Ctrl-C; it can be resumed."""
-
-    exit_code = 130
-
-
-GATE_EXIT_CODES = {BETTER: 0, NOT_BETTER: 1, UNDECIDED: 5}
-"""The gate's exit status: 0 the candidate is better, 1 it is not, 5 undecided at the limit.
-
-Undecided has a status of its own, apart from 2 (a usage error), so that a script can tell
-a gate that needs more matches from a command line that was wrong."""
-
-
 tournament_app = typer.Typer(
+    rich_markup_mode=None,
     cls=_TournamentGroup,
     help=(
         "Run a tournament between bots: racedeck tournament GAME --bot A --bot B ..."
@@ -110,15 +59,17 @@ TimeLimit = Annotated[
         help="Seconds a bot may take per decision; an overrun costs the match (default: none).",
     ),
 ]
+AllowUnreproducible = Annotated[
+    bool,
+    typer.Option(
+        "--allow-unreproducible",
+        help="Enter bots whose play the seed does not fix (ismcts-timed, human): their"
+        " matches cannot be replayed or resumed the same.",
+    ),
+]
 RayAddress = Annotated[
     str | None, typer.Option("--ray-address", help="Join this Ray cluster (default: a local one).")
 ]
-
-
-def _match_line(record: MatchRecord) -> MatchOutput:
-    fields = msgspec.structs.asdict(record)
-    fields["seed"] = str(record.seed)
-    return msgspec.convert(fields, MatchOutput)
 
 
 ReportEveryOption = Annotated[
@@ -130,63 +81,6 @@ ReportEveryOption = Annotated[
         " (30s); default 10s.",
     ),
 ]
-
-
-def _progress(store: Store, report_every: str | None) -> Progress | None:
-    """Return the bar on a terminal, plain lines elsewhere: stderr, beside --json's stdout."""
-    every = parse_report_every(report_every) if report_every is not None else None
-    done = store.count()
-    if sys.stderr.isatty() and every is None:
-        return ProgressBar(store.spec.matches, done, sys.stderr)
-    return ProgressLines(store.spec.matches, done, sys.stderr, every or DEFAULT_REPORT_EVERY)
-
-
-def _play_store(
-    store: Store, executor: Executor, json: bool, report_every: str | None = None
-) -> None:
-    before = store.count()
-    progress = _progress(store, report_every)
-
-    def on_record(record: MatchRecord) -> None:
-        if json:
-            emit_json(_match_line(record))
-        if progress is not None:
-            progress.record(record)
-
-    try:
-        with interrupts.sigterm_interrupts():
-            play(store, executor, on_record)
-    except KeyboardInterrupt:
-        if progress is not None:
-            progress.close()
-            progress = None
-        saved = store.count()
-        finished = saved - before
-        raise Interrupted(
-            f"interrupted; {finished} {'match' if finished == 1 else 'matches'} finished in"
-            f" this run and {'is' if finished == 1 else 'are'} saved"
-            f" ({saved} of {store.spec.matches} in all), resume with:"
-            f" racedeck tournament resume {store.path}"
-        ) from None
-    finally:
-        if progress is not None:
-            progress.close()
-    _print_standings(store, json)
-
-
-def _print_standings(store: Store, json: bool) -> None:
-    standings = compute_standings(store.spec, store.records())
-    if json:
-        emit_json(_standings_output(standings, store.path, None))
-    else:
-        typer.echo(standings_table(standings))
-        typer.echo(f"\ndatabase: {store.path}")
-
-
-def _standings_output(standings: Standings, db: Path, html: Path | None) -> StandingsOutput:
-    fields = standings_json(standings)
-    fields.update(db=str(db), html=str(html) if html else None)
-    return msgspec.convert(fields, StandingsOutput)
 
 
 @tournament_app.command(_RUN, hidden=True)
@@ -230,15 +124,19 @@ def run_command(
     ] = "forfeit",
     time_limit: TimeLimit = None,
     report_every: ReportEveryOption = None,
+    allow_unreproducible: AllowUnreproducible = False,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Run a tournament and print the standings; one JSON line a match with --json."""
+    from racedeck.cli.tournament_play import open_or_create, play_store
+    from racedeck.tournament import plan as planned
+    from racedeck.tournament.progress import parse_report_every
+
     if report_every is not None:
         parse_report_every(report_every)
-    reg = registry(plugins_dir)
-    spec = plan_tournament(
-        reg,
+    spec = planned.plan_tournament(
+        registry(plugins_dir),
         game,
         bot,
         matches=matches,
@@ -251,35 +149,18 @@ def run_command(
         keep_logs=keep_logs,
         log_compression=log_compression,
         plugins_dir=plugins_dir,
+        allow_unreproducible=allow_unreproducible,
     )
-    path = db or default_db_path(spec)
-    spec = with_log_dir(spec, path)
-    running = make_executor(executor, workers, ray_address, spec.plugins_dir)
+    path = db or planned.default_db_path(spec)
+    spec = planned.with_log_dir(spec, path)
+    running = planned.make_executor(executor, workers, ray_address, spec.plugins_dir)
     try:
-        store = _open_or_create(path, spec, json)
+        store = open_or_create(path, spec, json)
     except BaseException:
         running.close()
         raise
     with store, running:
-        _play_store(store, running, json, report_every)
-
-
-def _open_or_create(path: Path, spec: TournamentSpec, json: bool) -> Store:
-    """Create the database, or reopen it when it holds this very tournament."""
-    if not path.exists():
-        return Store.create(path, spec)
-    store = Store.open(path)
-    if store.spec != spec:
-        store.close()
-        raise UsageError(
-            f"{path} holds another tournament; choose another --db, or continue it with"
-            f" racedeck tournament resume {path}"
-        )
-    if not json:
-        typer.echo(
-            f"continuing {path}: {store.count()} of {spec.matches} matches recorded", err=True
-        )
-    return store
+        play_store(store, running, json, report_every)
 
 
 @tournament_app.command("resume")
@@ -299,6 +180,12 @@ def resume_command(
     ] = None,
 ) -> None:
     """Play the matches a stopped tournament is missing, then print the standings."""
+    from racedeck.cli.tournament_play import play_store
+    from racedeck.tournament.plan import make_executor, resume_spec
+    from racedeck.tournament.progress import parse_report_every
+    from racedeck.tournament.store import Store
+    from racedeck.tournament.worker import VersionMismatch, loaded_versions, version_problem
+
     if report_every is not None:
         parse_report_every(report_every)
     with Store.open(db) as store:
@@ -313,7 +200,7 @@ def resume_command(
         make_executor(executor, workers, ray_address, spec.plugins_dir) as running,
     ):
         store.spec = spec
-        _play_store(store, running, json, report_every)
+        play_store(store, running, json, report_every)
 
 
 @tournament_app.command("report")
@@ -325,14 +212,19 @@ def report_command(
     json: JsonFlag = False,
 ) -> None:
     """Print a tournament's standings; with --html, also write a page with plots."""
+    from racedeck.cli.tournament_play import game_of, show_standings, standings_output
+    from racedeck.tournament.page import write_page
+    from racedeck.tournament.standings import compute_standings
+    from racedeck.tournament.store import Store
+
     with Store.open(db) as store:
-        standings = compute_standings(store.spec, store.records())
+        standings = compute_standings(store.spec, store.records(), game_of(store.spec))
     if html is not None:
         write_page(standings, html)
     if json:
-        emit_json(_standings_output(standings, db, html))
+        emit_json(standings_output(standings, db, html))
         return
-    typer.echo(standings_table(standings))
+    show_standings(standings)
     if html is not None:
         typer.echo(f"\nreport page: {html}")
 
@@ -387,10 +279,18 @@ def gate_command(
             " where it stopped (a higher --max-matches plays on) without playing a match twice.",
         ),
     ] = None,
+    allow_unreproducible: AllowUnreproducible = False,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
     """Is CANDIDATE better than BASELINE? Exit 0 if so, 1 if not, 5 if undecided at the limit."""
+    import msgspec
+
+    from racedeck.cli import tournament_play as run
+    from racedeck.tournament.gate import Sprt
+    from racedeck.tournament.plan import plan_tournament
+    from racedeck.tournament.progress import DEFAULT_REPORT_EVERY, parse_report_every
+
     every = parse_report_every(report_every) if report_every is not None else DEFAULT_REPORT_EVERY
     if not candidate or not baseline:
         raise UsageError("gate needs --candidate BOT and --baseline BOT")
@@ -405,12 +305,9 @@ def gate_command(
             raise UsageError("--db judges a tournament that already ran; --save plays a gate")
         if game is not None:
             raise UsageError("with --db the game is the tournament's; drop GAME")
-        with Store.open(db) as store:
-            # A saved gate is judged as the gate judged it: by deals, in order.
-            judge = judge_saved_gate if store.spec.format == "gate" else gate_from_records
-            result = judge(store.spec, store.records(), candidate, baseline, sprt)
-        _print_verdict(result, json)
-        raise typer.Exit(GATE_EXIT_CODES[result.decision])
+        result = run.judge_database(db, candidate, baseline, sprt)
+        run.print_verdict(result, json)
+        raise typer.Exit(run.GATE_EXIT_CODES[result.decision])
     if game is None:
         raise UsageError("gate needs GAME, or --db DB to judge a tournament that already ran")
     reg = registry(plugins_dir)
@@ -426,133 +323,19 @@ def gate_command(
         options=parse_options(option),
         time_limit=time_limit,
         plugins_dir=plugins_dir,
+        allow_unreproducible=allow_unreproducible,
     )
+    spec = msgspec.structs.replace(spec, sprt=(sprt.alpha, sprt.beta, sprt.p1))
     if spec.matches < 2:
         raise UsageError("--max-matches must be at least 2 (one deal)")
-    saved = _gate_store(save, spec, json) if save is not None else None
+    saved = run.gate_store(save, spec, json) if save is not None else None
     try:
-        result = _play_gate(spec, sprt, saved, executor, workers, ray_address, every, json)
+        result = run.play_gate(spec, sprt, saved, executor, workers, ray_address, every, json)
     finally:
         if saved is not None:
             saved.close()
-    _print_verdict(result, json)
-    raise typer.Exit(GATE_EXIT_CODES[result.decision])
-
-
-def _gate_store(path: Path, spec: TournamentSpec, json: bool) -> Store:
-    """Create the gate's database, or reopen it when it holds this very gate.
-
-    The match limit may differ (raising it is how a gate undecided at its limit goes on);
-    anything else that shapes the matches must be the same, or they would not be its own.
-    """
-    if not path.exists():
-        return Store.create(path, spec)
-    store = Store.open(path)
-    if msgspec.structs.replace(store.spec, matches=spec.matches) != spec:
-        store.close()
-        raise UsageError(
-            f"{path} holds another gate or tournament (another game, bots, seed, options,"
-            " table or time limit); choose another --save"
-        )
-    if store.spec.matches != spec.matches:
-        store.set_match_limit(spec.matches)
-    if not json:
-        typer.echo(f"continuing {path}: {store.count()} matches recorded", err=True)
-    return store
-
-
-def _play_gate(
-    spec: TournamentSpec,
-    sprt: Sprt,
-    store: Store | None,
-    executor: str,
-    workers: int | None,
-    ray_address: str | None,
-    every: ReportEvery,
-    json: bool,
-) -> GateResult:
-    """Run the gate, recording each match in ``store`` (when saving) as soon as it is back."""
-    recorded = list(store.records()) if store is not None else []
-    on_played = store.add_many if store is not None else None
-    with (
-        interrupts.sigterm_interrupts(),
-        make_executor(executor, workers, ray_address, spec.plugins_dir) as running,
-    ):
-        try:
-            return run_gate(
-                spec,
-                running,
-                sprt,
-                (lambda r: emit_json(_match_line(r))) if json else None,
-                GateProgress(sys.stderr, every, spec.matches),
-                recorded=recorded,
-                on_played=on_played,
-            )
-        except KeyboardInterrupt:
-            if store is None:
-                raise
-            # What the workers had finished but not handed back is kept too.
-            store.add_many([match.record for match in running.stop()])
-            raise Interrupted(
-                f"interrupted; {store.count()} matches are saved in {store.path}; run the"
-                " same gate with the same --save to go on"
-            ) from None
-
-
-def _print_verdict(result: GateResult, json: bool) -> None:
-    sprt = result.sprt
-    if not json:
-        typer.echo(result.verdict())
-        return
-    # The verdict line stays readable in a CI log; stdout keeps its JSON.
-    typer.echo(result.verdict(), err=True)
-    emit_json(
-        msgspec.convert(
-            {
-                "decision": result.decision,
-                "candidate": result.candidate,
-                "baseline": result.baseline,
-                "counted": result.unit,
-                "matches": result.matches,
-                "deals": result.deals,
-                "wins": sprt.wins,
-                "losses": sprt.losses,
-                "draws": sprt.draws,
-                "errors": result.errors,
-                "llr": sprt.llr,
-                "bounds": [sprt.lower, sprt.upper],
-                **result.figures_json(),
-                "verdict": result.verdict(),
-            },
-            GateOutput,
-        )
-    )
-
-
-class GateProgress:
-    """Tells the gate's running test on stderr every so many matches or seconds."""
-
-    def __init__(self, stream: TextIO, every: ReportEvery, limit: int) -> None:
-        self._stream = stream
-        self._every = every
-        self._limit = limit
-        self._last_time = time.monotonic()
-        self._last_matches = 0
-
-    def __call__(self, matches: int, sprt: Sprt) -> None:
-        """Hear one more deal; write a line when one is due."""
-        now = time.monotonic()
-        every = self._every
-        if (every.matches is not None and matches - self._last_matches >= every.matches) or (
-            every.seconds is not None and now - self._last_time >= every.seconds
-        ):
-            self._last_time, self._last_matches = now, matches
-            self._stream.write(
-                f"gate: {matches}/{self._limit} matches, deals won {sprt.wins} lost"
-                f" {sprt.losses} split {sprt.draws}; LLR {sprt.llr:.2f} in"
-                f" [{sprt.lower:.2f}, {sprt.upper:.2f}]\n"
-            )
-            self._stream.flush()
+    run.print_verdict(result, json)
+    raise typer.Exit(run.GATE_EXIT_CODES[result.decision])
 
 
 def register(app: typer.Typer) -> None:

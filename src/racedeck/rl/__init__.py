@@ -5,7 +5,9 @@ Needs the ``rl`` extra (``pip install racedeck[rl]``: pettingzoo, gymnasium, num
 - ``env(game, players=..., options=..., seed=...)``: a PettingZoo AEC environment, one
   agent per seat (``racedeck.rl.aec``).
 - ``gym_env(game, seat=..., opponents=[...], ...)``: one seat as a Gymnasium environment,
-  racedeck bots at the others (``racedeck.rl.gym``).
+  racedeck bots at the others (``racedeck.rl.gym``). Importing this module registers
+  each built-in game for ``gymnasium.make`` as ``racedeck/GAME-v0`` (``GYM_IDS``);
+  ``register_gym(game)`` registers a plugin's game the same way.
 - ``encoder(game, ...)`` and ``register_encoder(name, factory)``: how a game's
   observations and actions become numbers (``racedeck.rl.encoding``); every built-in
   game has its own, and any other game gets the generic one unless its plugin registers
@@ -46,6 +48,8 @@ from racedeck.rl.episodes import rerun_episode, verify_episode
 from racedeck.rl.gym import SingleSeatEnv
 
 __all__ = [
+    "BUILT_IN_GAMES",
+    "GYM_IDS",
     "Choice",
     "Encoder",
     "EncoderFactory",
@@ -58,6 +62,7 @@ __all__ = [
     "env",
     "gym_env",
     "register_encoder",
+    "register_gym",
     "rerun_episode",
     "verify_episode",
 ]
@@ -123,7 +128,7 @@ def gym_env(
     options: Mapping[str, Any] | None = None,
     seed: int = 0,
     reward: str = "rank",
-    illegal: str = "raise",
+    illegal: str = "lose",
     render_mode: str | None = None,
     catalogue: Catalogue | None = None,
     plugins_dir: str | Path | None = None,
@@ -132,8 +137,8 @@ def gym_env(
 
     ``opponents`` names the bots of the other seats in seat order; one name is used for
     every other seat. ``players`` defaults to the learner plus one seat per name.
-    ``illegal``: ``raise`` (an index the mask forbids raises) or ``lose`` (it ends the
-    episode with reward -1).
+    ``illegal``: ``lose`` (the default: an index the mask forbids ends the episode with
+    reward -1) or ``raise`` (it raises ``IllegalActionError``).
     """
     found = _catalogue(catalogue, plugins_dir)
     names = list(opponents)
@@ -160,3 +165,26 @@ def gym_env(
         external=[seat],
     )
     return SingleSeatEnv(aec, seat, [None if s == seat else bots[s] for s in range(count)], illegal)
+
+
+def register_gym(game: str, version: int = 0) -> str:
+    """Register ``game``'s single-seat environment for ``gymnasium.make``; return its id.
+
+    The id is ``racedeck/GAME-vN``; ``gymnasium.make(id, **kwargs)`` passes ``kwargs`` to
+    ``gym_env`` (``seat``, ``opponents``, ``options``, ``render_mode``...).
+    """
+    import gymnasium
+
+    name = f"racedeck/{game}-v{version}"
+    if name not in gymnasium.registry:
+        gymnasium.register(id=name, entry_point="racedeck.rl:gym_env", kwargs={"game": game})
+    return name
+
+
+BUILT_IN_GAMES = ("lacorsa", "detroit-cleveland", "famous-500", "wacky-races")
+"""The games racedeck ships, registered for ``gymnasium.make`` on import."""
+
+GYM_IDS = tuple(register_gym(game) for game in BUILT_IN_GAMES)
+"""The ``gymnasium.make`` ids of the built-in games, registered when this module loads:
+``gymnasium.make("racedeck/lacorsa-v0")`` after ``import racedeck.rl``, or
+``gymnasium.make("racedeck.rl:racedeck/lacorsa-v0")`` with no import of one's own."""

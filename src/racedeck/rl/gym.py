@@ -6,8 +6,15 @@ actions in ``info``. The other seats are racedeck bots, each asked exactly as th
 asks it: its own observation (none for a bot that does not read one), the legal actions,
 and its private stream for the match seed. A step takes one index; the bots then play
 until the learning seat must choose again or the match ends. The reward comes at the end
-(see the AEC environment's ``reward``). An index the mask forbids raises, or with
-``illegal="lose"`` ends the episode with reward -1, as PettingZoo's classic games do.
+(see the AEC environment's ``reward``). An index the mask forbids ends the episode at
+once with reward -1 (``illegal="lose"``, the default, as PettingZoo's classic games do:
+an agent sampling the whole action space, as Gymnasium's ``check_env`` does, learns the
+mask's meaning), or raises ``IllegalActionError`` with ``illegal="raise"``.
+
+Render modes: ``ansi`` (the state as the game's text). There is no ``rgb_array``: a
+racedeck state is hands of cards and a track, drawn as text here and as SVG in the HTML
+replay; an image of either would carry nothing a vector does not, and rasterising SVG
+takes a browser. ``write_log`` and ``racedeck html`` give the replay page of an episode.
 """
 
 from __future__ import annotations
@@ -34,13 +41,14 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
         env: RacedeckEnv,
         seat: int,
         opponents: Sequence[BotSpec | None],
-        illegal: str = "raise",
+        illegal: str = "lose",
     ) -> None:
         if illegal not in ("raise", "lose"):
             raise OptionError(f"unknown illegal-action rule {illegal!r}; use raise or lose")
         self.illegal = illegal
-        """``raise``: an index the mask forbids raises ``IllegalActionError``; ``lose``: it
-        ends the episode at once with reward -1 and no log (the match was abandoned)."""
+        """``lose`` (the default): an index the mask forbids ends the episode at once with
+        reward -1 and no log (the match was abandoned); ``raise``: it raises
+        ``IllegalActionError``."""
         self.lost = False
         self.env = env
         self.seat = seat

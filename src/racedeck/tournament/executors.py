@@ -29,10 +29,13 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from racedeck import diagnostics
 from racedeck.core import interrupts, proctree
 from racedeck.tournament.record import PlayedMatch
 from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.worker import attach_stream, died_record, run_batch, stream_batch
+
+_log = diagnostics.get_logger(component="executor")
 
 Batch = list[int]
 
@@ -252,6 +255,11 @@ class LocalExecutor(Executor):
             for batch in pending.values():
                 lost.extend(batch)
             suspects.extend(sorted(set(lost) - received))
+            _log.warning(
+                "worker pool broke; restarting it",
+                matches_to_isolate=len(suspects),
+                first=suspects[0] if suspects else None,
+            )
             pending.clear()
             received.clear()
             self._restart()
@@ -273,6 +281,7 @@ class LocalExecutor(Executor):
                     return played
         except BrokenProcessPool:
             self._restart()
+            _log.error("match takes its worker down, even isolated", match=index)
             return [PlayedMatch(died_record(spec, index))]
 
     def stop(self) -> list[PlayedMatch]:

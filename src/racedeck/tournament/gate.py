@@ -27,12 +27,15 @@ from dataclasses import dataclass
 
 import msgspec
 
+from racedeck import diagnostics
 from racedeck.core.errors import UsageError
 from racedeck.tournament.executors import Batch, Executor
 from racedeck.tournament.record import ERROR, MatchRecord, PlayedMatch
 from racedeck.tournament.schedule import Schedule
 from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.stats import Tally, finite, wilson_interval
+
+_log = diagnostics.get_logger(component="gate")
 
 BETTER = "better"
 NOT_BETTER = "not better"
@@ -139,12 +142,13 @@ class GateResult:
         decisive = s.wins + s.losses
         tally = self.tally
         elo_low, elo_high = tally.elo_interval()
+        low, high = wilson_interval(s.wins, decisive)
         return {
-            "win_rate": s.wins / decisive if decisive else None,
-            "win_rate_ci95": list(wilson_interval(s.wins, decisive)),
-            "elo": finite(tally.elo()),
-            "elo_ci95": [finite(elo_low), finite(elo_high)],
-            "los": tally.los(),
+            "win_rate": round(s.wins / decisive, 4) if decisive else None,
+            "win_rate_ci95": [round(low, 4), round(high, 4)],
+            "elo": _rounded(finite(tally.elo()), 1),
+            "elo_ci95": [_rounded(finite(elo_low), 1), _rounded(finite(elo_high), 1)],
+            "los": round(tally.los(), 4),
         }
 
     def verdict(self) -> str:
@@ -240,6 +244,7 @@ def run_gate(
                 errors += sum(r.status == ERROR for r in pair)
                 continue
             sprt.add(sum(candidate_points(schedule, r) for r in pair))
+            _log.debug("deal judged", deal=judged // 2 - 1, llr=round(sprt.llr, 3))
             if on_deal is not None:
                 on_deal(judged, sprt)
             if sprt.decision != UNDECIDED:
@@ -265,6 +270,10 @@ def run_gate(
             close = getattr(results, "close", None)
             if close is not None:
                 close()
+    _log.info(
+        "gate judged", candidate=spec.bots[0], baseline=spec.bots[1], decision=decision,
+        matches=judged, errors=errors, llr=round(sprt.llr, 3),
+    )
     return GateResult(
         candidate=spec.bots[0],
         baseline=spec.bots[1],
@@ -275,6 +284,11 @@ def run_gate(
         sprt=sprt,
         limit=limit,
     )
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    """Round a figure for JSON; None (no finite value) stays None."""
+    return None if value is None else round(value, digits)
 
 
 class _PlaysNothing(Executor):

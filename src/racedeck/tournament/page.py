@@ -13,6 +13,7 @@ from racedeck.core.files import write_atomically
 from racedeck.inspect.page import policy
 from racedeck.tournament.report import (
     bot_rows,
+    crosstable_rows,
     head_to_head_rows,
     headline,
     opponent_rows,
@@ -68,7 +69,7 @@ def seat_plot(standings: Standings) -> str:
     low = min([v for _, _, v in values] + [0.0])
     if top - low < 1e-9:
         top = low + 1
-    parts = [_frame(f"mean {standings.unit} per seat", "seat", low, top)]
+    parts = [_frame(f"mean {standings.score.name} per seat", "seat", low, top)]
     slot = (WIDTH - 2 * PAD) / max(len(seats), 1)
     bar = slot * 0.8 / max(len(names), 1)
     zero = HEIGHT - PAD - (HEIGHT - 2 * PAD) * (0 - low) / (top - low)
@@ -141,14 +142,21 @@ def _failures(standings: Standings) -> str:
 
 def _pairings(standings: Standings) -> str:
     out = ""
-    if standings.spec.format == "gauntlet":
-        candidate = html.escape(standings.spec.bots[0])
+    gauntlet = standings.spec.bots[0] if standings.spec.format == "gauntlet" else None
+    if gauntlet is not None:
+        candidate = html.escape(gauntlet)
         out += f"<h2>{candidate} against each opponent</h2>{_table(opponent_rows(standings))}"
-    if standings.head_to_head:
+    pairs = head_to_head_rows(standings, leave_out=gauntlet)
+    if len(pairs) > 1:
         out += (
             "<h2>Head to head</h2><p>A game per pair of seats in a match; the score, its"
             " Elo-style difference and the likelihood of superiority are the first"
-            f" bot's (formulas: docs/tournaments.md).</p>{_table(head_to_head_rows(standings))}"
+            f" bot's (formulas: docs/tournaments.md).</p>{_table(pairs)}"
+        )
+    if gauntlet is None and len(standings.bots) > 2 and standings.head_to_head:
+        out += (
+            "<h2>Crosstable</h2><p>The score% of the row's bot against the column's.</p>"
+            f"{_table(crosstable_rows(standings))}"
         )
     return out
 
@@ -175,8 +183,9 @@ def render_page(standings: Standings) -> str:
         f"<h1>racedeck tournament</h1><p>{title}</p>"
         f"<h2>Standings</h2>{_table(bot_rows(standings))}"
         f"{_pairings(standings)}"
-        f"<h2>Results by seat</h2><p>Mean {html.escape(standings.unit)} of each bot from"
-        f" each seat.</p>{_table(seat_rows(standings))}{_failures(standings)}"
+        f"<h2>Results by seat</h2><p>Mean {html.escape(standings.score.name)}"
+        f" ({standings.score.direction}) of each bot from each seat.</p>"
+        f"{_table(seat_rows(standings))}{_failures(standings)}"
         f"<h2>Rating over matches</h2>{rating_plot(standings)}"
         f"<h2>Points per seat</h2>{seat_plot(standings)}"
         "</body></html>\n"

@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from racedeck.core.bot import BotSpec
 from racedeck.core.errors import UsageError
 from racedeck.core.hashing import digest
 from racedeck.core.runner import FAULT_POLICIES
@@ -39,15 +40,27 @@ def plan_tournament(
     log_compression: str = "gzip",
     plugins_dir: Path | None = None,
     entry_points: bool = True,
+    allow_unreproducible: bool = False,
 ) -> TournamentSpec:
     """Check every name and number and return the tournament's spec (without a log folder).
 
     The spec records the versions of the game and the bots as this registry has them, so
-    that every worker (every node of a cluster) can check it plays the same.
+    that every worker (every node of a cluster) can check it plays the same. A bot whose
+    play its seed does not fix (one that reads the clock, a person) is refused unless
+    ``allow_unreproducible``: its matches could not be replayed or resumed the same.
     """
     game = registry.game(game_name)
     parsed = game.parse_options(options or {})
-    versions = {name: registry.bot(name, game.name).version for name in bots}
+    specs = {name: registry.bot(name, game.name) for name in bots}
+    versions = {name: spec.version for name, spec in specs.items()}
+    unreproducible = [name for name, spec in specs.items() if not reproducible(spec)]
+    if unreproducible and not allow_unreproducible:
+        names = ", ".join(dict.fromkeys(unreproducible))
+        raise UsageError(
+            f"{names}: not reproducible (its play depends on the clock or a person, not"
+            " only on the seed), so the same seed would not play the same matches; enter"
+            " it anyway with --allow-unreproducible"
+        )
     if fault_policy not in FAULT_POLICIES:
         raise UsageError(
             f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}, got {fault_policy!r}"
@@ -80,6 +93,16 @@ def plan_tournament(
         cycle = Schedule(spec).cycle
         spec = _replace(spec, matches=cycle * math.ceil(DEFAULT_MATCHES / cycle))
     return spec
+
+
+def reproducible(spec: BotSpec) -> bool:
+    """Return whether a bot's play is fixed by its seed.
+
+    The registration says so, and its parameters do not say otherwise: a parameters
+    object may carry a ``reproducible`` attribute, False for a wall-clock budget set where
+    the bot is named (``ismcts:seconds=0.5``).
+    """
+    return spec.reproducible and getattr(spec.parameters, "reproducible", True) is not False
 
 
 def default_db_path(spec: TournamentSpec, folder: Path = DEFAULT_DB_DIR) -> Path:

@@ -5,8 +5,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from racedeck.tournament.standings import BotFigures, Standings
+from racedeck.tournament.standings import BotFigures, Score, Standings
 from racedeck.tournament.stats import Tally, finite
+
+ARROWS = {True: "↑", False: "↓"}
+"""Beside a column's name: which way is better."""
 
 
 def _ci(figures: BotFigures) -> str:
@@ -31,10 +34,14 @@ def headline(standings: Standings) -> str:
     return f"{spec.game} {spec.format}, {spec.players} players, seed {spec.seed}: {counted}"
 
 
+def _score_label(score: Score) -> str:
+    return f"mean {score.name} {ARROWS[score.higher_is_better]}"
+
+
 def bot_rows(standings: Standings) -> list[list[str]]:
     """Return the standings as rows of cells, the header first."""
-    unit = standings.unit
-    header = ["bot", "matches", "seats", "1st", "1st%", f"mean {unit} (95% CI)", "mean place"]
+    label = _score_label(standings.score)
+    header = ["bot", "matches", "seats", "1st", "1st%", f"{label} (95% CI)", "mean rank ↓"]
     rows = [[*header, "mu", "sigma", "ordinal"]]
     for f in standings.bots:
         seats = f.seats_played
@@ -57,8 +64,8 @@ def bot_rows(standings: Standings) -> list[list[str]]:
 
 def seat_rows(standings: Standings) -> list[list[str]]:
     """Return the results by seat as rows of cells, the header first."""
-    unit = standings.unit
-    rows = [["seat", "matches", "win%", f"mean {unit}", *(f.name for f in standings.bots)]]
+    label = _score_label(standings.score)
+    rows = [["seat", "matches", "win%", label, *(f.name for f in standings.bots)]]
     for seat in sorted(standings.seats):
         at = standings.seats[seat]
         per_bot = []
@@ -84,16 +91,27 @@ def _pair_cells(tally: Tally) -> list[str]:
         str(tally.games),
         f"{tally.wins}-{tally.draws}-{tally.losses}",
         f"{100 * tally.score:.1f} [{100 * low:.1f}, {100 * high:.1f}]",
-        f"{_elo(tally.elo())} [{_elo(elo_low)}, {_elo(elo_high)}]",
+        _elo_cell(tally.elo(), elo_low, elo_high),
         f"{100 * tally.los():.1f}",
     ]
 
 
+def _elo_cell(elo: float, low: float, high: float) -> str:
+    """Return the Elo-style difference and its interval; one-sided results give a bound.
+
+    When every game went one way the difference has no finite estimate: what the games
+    show is that it is at least the interval's finite end (``>+327``).
+    """
+    if math.isinf(elo) and elo > 0:
+        return f">{_elo(low)} [{_elo(low)}, -]"
+    if math.isinf(elo):
+        return f"<{_elo(high)} [-, {_elo(high)}]"
+    return f"{_elo(elo)} [{_elo(low)}, {_elo(high)}]"
+
+
 def _elo(value: float) -> str:
-    if math.isnan(value):
+    if not math.isfinite(value):
         return "-"
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
     return f"{value:+.0f}"
 
 
@@ -101,11 +119,42 @@ PAIR_HEADER = ["games", "W-D-L", "score% (95% CI)", "Elo (95% CI)", "LOS%"]
 """The columns of a pairing: games, wins-draws-losses, score, Elo-style difference, LOS."""
 
 
-def head_to_head_rows(standings: Standings) -> list[list[str]]:
-    """Return each pair of bots that met as rows of cells, the header first."""
+def head_to_head_rows(standings: Standings, leave_out: str | None = None) -> list[list[str]]:
+    """Return each pair of bots that met as rows of cells, the header first.
+
+    ``leave_out`` drops the pairs of one bot (a gauntlet's candidate, shown on its own).
+    """
     rows = [["bot", "vs", *PAIR_HEADER]]
     for (a, b), tally in sorted(standings.head_to_head.items()):
-        rows.append([a, b, *_pair_cells(tally)])
+        if leave_out not in (a, b):
+            rows.append([a, b, *_pair_cells(tally)])
+    return rows
+
+
+def crosstable(standings: Standings) -> dict[str, dict[str, float | None]]:
+    """Return each bot's score against each other bot (None where they never met).
+
+    A round robin's table in one view: the row bot's share of the games against the column
+    bot, a draw counting half.
+    """
+    names = [f.name for f in standings.bots]
+    return {
+        bot: {
+            other: _round(standings.pairing(bot, other).score, 4) if other != bot else None
+            for other in names
+        }
+        for bot in names
+    }
+
+
+def crosstable_rows(standings: Standings) -> list[list[str]]:
+    """Return the crosstable as rows of cells (score% of the row's bot), the header first."""
+    table = crosstable(standings)
+    names = list(table)
+    rows = [["bot", *names]]
+    for bot in names:
+        cells = [f"{100 * s:.1f}" if s is not None else "-" for s in table[bot].values()]
+        rows.append([bot, *cells])
     return rows
 
 
@@ -122,12 +171,19 @@ def opponent_rows(standings: Standings) -> list[list[str]]:
 
 def standings_table(standings: Standings) -> str:
     """Return the standings, the pairings and the results by seat as aligned text."""
-    unit = standings.unit
+    score = standings.score
     lines = [headline(standings), "", *_align(bot_rows(standings))]
     lines.append(
         "(matches: matches played; seats: seats taken, a match with two copies counting"
-        " twice; 1st: seats that finished first, ties included)"
+        " twice; 1st: seats that finished first, ties included; rank: the place among the"
+        f" seats, 1 first; {score.name}: the game's score, {score.direction}; the order is"
+        " by rating, from the finishing order)"
     )
+    if standings.upsets:
+        lines.append(
+            f"({score.name} do not decide a match on their own: in {standings.upsets} of"
+            f" {standings.recorded - standings.errors} matches the winner had not the best)"
+        )
     if standings.spec.format == "gauntlet":
         candidate = standings.spec.bots[0]
         if not standings.ranked:
@@ -137,12 +193,18 @@ def standings_table(standings: Standings) -> str:
         lines.append("")
         lines.append(f"{candidate} against each opponent (a game per pair of seats):")
         lines.extend(_align(opponent_rows(standings)))
-    if standings.head_to_head:
+    gauntlet = standings.spec.bots[0] if standings.spec.format == "gauntlet" else None
+    pairs = head_to_head_rows(standings, leave_out=gauntlet)
+    if len(pairs) > 1:
         lines.append("")
         lines.append("head to head (a game per pair of seats; score% is the first bot's):")
-        lines.extend(_align(head_to_head_rows(standings), left=2))
+        lines.extend(_align(pairs, left=2))
+    if gauntlet is None and len(standings.bots) > 2 and standings.head_to_head:
+        lines.append("")
+        lines.append("crosstable (score% of the row's bot against the column's):")
+        lines.extend(_align(crosstable_rows(standings)))
     lines.append("")
-    lines.append(f"by seat (mean {unit} of each bot from each seat):")
+    lines.append(f"by seat ({_score_label(score)} of each bot from each seat):")
     lines.extend(_align(seat_rows(standings)))
     if standings.failures:
         lines.append("")
@@ -163,7 +225,10 @@ def _align(rows: list[list[str]], left: int = 1) -> list[str]:
 
 
 def standings_json(standings: Standings) -> dict[str, Any]:
-    """Return the standings as JSON-ready data."""
+    """Return the standings as JSON-ready data, each figure rounded to what it means.
+
+    Means and ratings keep three decimals, shares four, Elo-style differences one.
+    """
     return {
         "game": standings.spec.game,
         "format": standings.spec.format,
@@ -174,32 +239,15 @@ def standings_json(standings: Standings) -> dict[str, Any]:
         "forfeits": standings.forfeits,
         "errors": standings.errors,
         "unit": standings.unit,
-        "bots": [
-            {
-                "bot": f.name,
-                "matches": f.matches,
-                "seats": f.seats_played,
-                "wins": f.wins,
-                "forfeits": f.forfeits,
-                "mean_score": f.score.mean,
-                "ci95": None if math.isinf(f.score.half_width) else f.score.half_width,
-                "mean_place": f.place.mean,
-                "mu": f.mu,
-                "sigma": f.sigma,
-                "ordinal": f.ordinal,
-                "by_seat": {
-                    str(seat): {
-                        "matches": s.score.count,
-                        "wins": s.wins,
-                        "mean_score": s.score.mean,
-                    }
-                    for seat, s in sorted(f.seats.items())
-                },
-            }
-            for f in standings.bots
-        ],
+        "score": {
+            "name": standings.score.name,
+            "higher_is_better": standings.score.higher_is_better,
+            "upsets": standings.upsets,
+        },
+        "decision": standings.decision,
+        "bots": [_bot_json(f) for f in standings.bots],
         "seats": {
-            str(seat): {"matches": s.score.count, "wins": s.wins, "mean_score": s.score.mean}
+            str(seat): _seat_json(s.score.count, s.wins, s.score.mean)
             for seat, s in sorted(standings.seats.items())
         },
         "ranked": standings.ranked,
@@ -207,7 +255,32 @@ def standings_json(standings: Standings) -> dict[str, Any]:
             {"bot": a, "opponent": b, **pairing_json(tally)}
             for (a, b), tally in sorted(standings.head_to_head.items())
         ],
+        "crosstable": crosstable(standings) if standings.spec.format != "gauntlet" else None,
     }
+
+
+def _bot_json(f: BotFigures) -> dict[str, Any]:
+    return {
+        "bot": f.name,
+        "matches": f.matches,
+        "seats": f.seats_played,
+        "wins": f.wins,
+        "forfeits": f.forfeits,
+        "mean_score": _round(f.score.mean, 3),
+        "ci95": None if math.isinf(f.score.half_width) else _round(f.score.half_width, 3),
+        "mean_place": _round(f.place.mean, 3),
+        "mu": _round(f.mu, 3),
+        "sigma": _round(f.sigma, 3),
+        "ordinal": _round(f.ordinal, 3),
+        "by_seat": {
+            str(seat): _seat_json(s.score.count, s.wins, s.score.mean)
+            for seat, s in sorted(f.seats.items())
+        },
+    }
+
+
+def _seat_json(matches: int, wins: int, mean: float) -> dict[str, Any]:
+    return {"matches": matches, "wins": wins, "mean_score": _round(mean, 3)}
 
 
 def pairing_json(tally: Tally) -> dict[str, Any]:
@@ -219,9 +292,14 @@ def pairing_json(tally: Tally) -> dict[str, Any]:
         "wins": tally.wins,
         "draws": tally.draws,
         "losses": tally.losses,
-        "score": finite(tally.score),
-        "score_ci95": [low, high],
-        "elo": finite(tally.elo()),
-        "elo_ci95": [finite(elo_low), finite(elo_high)],
-        "los": tally.los(),
+        "score": _round(finite(tally.score), 4),
+        "score_ci95": [_round(low, 4), _round(high, 4)],
+        "elo": _round(finite(tally.elo()), 1),
+        "elo_ci95": [_round(finite(elo_low), 1), _round(finite(elo_high), 1)],
+        "los": _round(tally.los(), 4),
     }
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    """Round a figure for JSON; None (no finite value) stays None."""
+    return None if value is None or not math.isfinite(value) else round(value, digits)

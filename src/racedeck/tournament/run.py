@@ -16,11 +16,14 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
 
+from racedeck import diagnostics
 from racedeck.core import interrupts
 from racedeck.tournament.executors import DEFAULT_MAX_BATCH, Batch, Executor
 from racedeck.tournament.logs import LogKeeper
-from racedeck.tournament.record import MatchRecord, PlayedMatch
+from racedeck.tournament.record import ERROR, FORFEIT, MatchRecord, PlayedMatch
 from racedeck.tournament.store import Store
+
+_log = diagnostics.get_logger(component="driver")
 
 MIN_BATCH = 4
 """The fewest matches one task plays (except the very last): keeps shipping cheap."""
@@ -106,6 +109,9 @@ class Recorder:
             self.store.add_many(records)
             self._pending = []
             self.recorded += len(records)
+        _log.debug("committed", matches=len(records), recorded=self.recorded)
+        for record in records:
+            _log_faults(record)
         if self._on_record is not None:
             for record in records:
                 self._on_record(record)
@@ -116,6 +122,20 @@ class Recorder:
             self.commit()
         finally:
             self._logs.close()
+
+
+def _log_faults(record: MatchRecord) -> None:
+    """Write a diagnostic for a match that failed to play, or in which a bot faulted."""
+    if record.status == ERROR:
+        _log.warning("match not played", match=record.index, reason=record.reason)
+    elif record.status == FORFEIT:
+        bot = record.seats[record.fault_seat]
+        _log.info(
+            "seat forfeited", match=record.index, seat=record.fault_seat, bot=bot,
+            reason=record.reason,
+        )
+    elif record.faults:
+        _log.info("bot faulted", match=record.index, faults=list(record.faults))
 
 
 def play(
@@ -131,6 +151,12 @@ def play(
     worth) are simply missing, and ``resume`` plays them again.
     """
     ranges = list(store.missing())
+    spec = store.spec
+    _log.info(
+        "tournament playing", db=str(store.path), game=spec.game, format=spec.format,
+        missing=sum(stop - start for start, stop in ranges), of=spec.matches,
+        workers=executor.workers, executor=type(executor).__name__,
+    )
     recorder = Recorder(store, on_record)
     work = batches(ranges, executor.workers, executor.max_batch)
     results = executor.run(store.spec, work, tick=COMMIT_INTERVAL / 2)
@@ -145,4 +171,5 @@ def play(
         raise
     finally:
         recorder.close()
+        _log.info("tournament stopped", recorded=recorder.recorded)
     return recorder.recorded

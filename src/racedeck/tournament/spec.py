@@ -49,6 +49,9 @@ class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
     log_compression: str = "none"
     rules_version: str = ""
     bot_versions: dict[str, str] = msgspec.field(default_factory=dict)
+    sprt: tuple[float, float, float] | None = None
+    """A gate's test: alpha, beta and the candidate's share of decisive deals it detects
+    (none for a tournament, and in gate databases written before it was recorded)."""
 
     def check(self) -> None:
         """Raise ``UsageError`` when the fields do not make a tournament."""

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
+from racedeck.tournament.gate import UNDECIDED, Sprt, judge_saved_gate
 from racedeck.tournament.ratings import Ratings
 from racedeck.tournament.record import ERROR, FORFEIT, MatchRecord
 from racedeck.tournament.spec import TournamentSpec
@@ -12,6 +14,40 @@ from racedeck.tournament.stats import Running, Tally
 
 HISTORY_POINTS = 100
 """How many samples of the rating history the report keeps, whatever the length."""
+
+
+@dataclass(frozen=True)
+class Score:
+    """What a game's score is called and which way is better."""
+
+    name: str
+    higher_is_better: bool = True
+
+    @property
+    def direction(self) -> str:
+        """``higher is better`` or ``lower is better``."""
+        return "higher is better" if self.higher_is_better else "lower is better"
+
+
+LOWER_IS_BETTER = frozenset({"places", "place"})
+"""Units whose smaller numbers are the better ones, for games that declare no score."""
+
+
+def score_of(game: Any, unit: str) -> Score:
+    """Return how the score of ``game``'s results (in ``unit``) reads: its name and direction.
+
+    A game declares it as a class attribute ``score`` with a ``name`` and
+    ``higher_is_better``; the declaration applies to results in that unit (a game whose
+    unit changes with its options, as Wacky Races' one race in places and championship
+    in points, declares the one it names). Without one, the unit names the score and
+    places are the one unit where lower is better.
+    """
+    declared = getattr(game, "score", None)
+    name = getattr(declared, "name", None)
+    better = getattr(declared, "higher_is_better", None)
+    if isinstance(name, str) and isinstance(better, bool) and name == unit:
+        return Score(name, better)
+    return Score(unit, unit not in LOWER_IS_BETTER)
 
 
 @dataclass
@@ -50,6 +86,8 @@ class Standings:
 
     spec: TournamentSpec
     unit: str = "points"
+    score: Score = field(default_factory=lambda: Score("points"))
+    """What the score is called and which way is better (``score_of``)."""
     recorded: int = 0
     errors: int = 0
     forfeits: int = 0
@@ -59,6 +97,13 @@ class Standings:
     """Samples of ``(matches so far, {bot: mu})`` for the rating plot."""
     failures: list[str] = field(default_factory=list)
     """A few readable lines about failed matches (the first ones, in index order)."""
+    upsets: int = 0
+    """Counted matches whose winner did not have the best score: the score is the game's
+    own measure, the finishing order decides (a Famous 500 car that falls below zero loses
+    whatever its speed points)."""
+    decision: str | None = None
+    """A gate's verdict on its recorded matches (``better``, ``not better``, ``undecided``);
+    none for a tournament."""
     head_to_head: dict[tuple[str, str], Tally] = field(default_factory=dict)
     """Per pair of bots ``(a, b)`` with ``a < b``: how ``a`` did against ``b``, one game for
     each pair of their seats in a match (ahead a win, level a draw, behind a loss)."""
@@ -79,19 +124,28 @@ class Standings:
 
     @property
     def complete(self) -> bool:
-        """True when every scheduled match is recorded."""
-        return self.recorded >= self.spec.matches
+        """True when every scheduled match is recorded, or a gate reached its verdict."""
+        decided = self.decision is not None and self.decision != UNDECIDED
+        return decided or self.recorded >= self.spec.matches
 
 
 MAX_FAILURE_LINES = 10
 
 
-def compute_standings(spec: TournamentSpec, records: Iterable[MatchRecord]) -> Standings:
-    """Fold ``records`` (in index order) into standings; only a few numbers per bot are held."""
+def compute_standings(
+    spec: TournamentSpec, records: Iterable[MatchRecord], game: Any = None
+) -> Standings:
+    """Fold ``records`` (in index order) into standings; only a few numbers per bot are held.
+
+    ``game`` (the game's class or object, when it is at hand) says how its score reads.
+    """
     names = sorted(set(spec.bots))
     figures = {name: BotFigures(name) for name in names}
     ratings = Ratings(names)
     standings = Standings(spec)
+    if spec.format == "gate":
+        records = list(records)
+        standings.decision = gate_decision(spec, records)
     every = max(1, spec.matches // HISTORY_POINTS)
     standings.history.append((0, {name: ratings.mu(name) for name in names}))
     for record in records:
@@ -109,6 +163,9 @@ def compute_standings(spec: TournamentSpec, records: Iterable[MatchRecord]) -> S
         for bot in set(record.seats):
             figures[bot].matches += 1
         _count_pairs(standings.head_to_head, record)
+        if record.status != FORFEIT:
+            better = score_of(game, record.unit).higher_is_better
+            standings.upsets += _upset(record.ranks, record.scores, better)
         for seat, (bot, rank, score) in enumerate(
             zip(record.seats, record.ranks, record.scores, strict=True)
         ):
@@ -131,6 +188,7 @@ def compute_standings(spec: TournamentSpec, records: Iterable[MatchRecord]) -> S
             ratings.sigma(mine.name),
             ratings.ordinal(mine.name),
         )
+    standings.score = score_of(game, standings.unit)
     standings.bots = list(figures.values())
     if standings.ranked:
         standings.bots = sorted(figures.values(), key=lambda f: (-f.ordinal, f.name))
@@ -138,6 +196,22 @@ def compute_standings(spec: TournamentSpec, records: Iterable[MatchRecord]) -> S
         # The candidate, then its opponents as they were named: they are not comparable.
         standings.bots = [figures[name] for name in dict.fromkeys(spec.bots)]
     return standings
+
+
+def gate_decision(spec: TournamentSpec, records: list[MatchRecord]) -> str:
+    """Return the verdict a gate reached on ``records``, judged as the gate judged them.
+
+    A database written before gates recorded their test is judged by the default one.
+    """
+    alpha, beta, p1 = spec.sprt if spec.sprt is not None else (0.05, 0.05, 0.6)
+    sprt = Sprt(alpha=alpha, beta=beta, p1=p1)
+    return judge_saved_gate(spec, records, spec.bots[0], spec.bots[1], sprt).decision
+
+
+def _upset(ranks: tuple[int, ...], scores: tuple[int, ...], higher_is_better: bool) -> bool:
+    """Return whether a seat that finished first had a worse score than another seat."""
+    best = max(scores) if higher_is_better else min(scores)
+    return any(rank == 1 and score != best for rank, score in zip(ranks, scores, strict=True))
 
 
 def _count_pairs(table: dict[tuple[str, str], Tally], record: MatchRecord) -> None:
