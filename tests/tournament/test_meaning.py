@@ -11,6 +11,7 @@ import pytest
 
 from racedeck.cli.contract import StandingsOutput
 from racedeck.core.errors import EXIT_USAGE
+from racedeck.core.game import Score as GameScore
 from racedeck.tournament.record import MatchRecord
 from racedeck.tournament.report import crosstable, standings_json, standings_table
 from racedeck.tournament.spec import TournamentSpec
@@ -32,15 +33,19 @@ def spec(bots: tuple[str, ...], matches: int, game: str = "g") -> TournamentSpec
 
 
 class Declared:
-    """A game that declares its score as games do: a class attribute with name and direction."""
+    """A game that declares its scores as games do: one per unit, with its direction."""
 
-    class score:
-        name = "places"
-        higher_is_better = False
+    scores = (
+        GameScore(name="places", higher_is_better=False),
+        GameScore(name="laps behind", higher_is_better=False),
+    )
 
 
 def test_a_declared_score_is_read_and_a_missing_one_falls_back_to_the_unit() -> None:
     assert score_of(Declared, "places") == Score("places", higher_is_better=False)
+    # Only a declaration says that a unit with no conventional direction reads lower-is-better.
+    assert score_of(Declared, "laps behind") == Score("laps behind", higher_is_better=False)
+    assert score_of(object(), "laps behind") == Score("laps behind", higher_is_better=True)
     # A declaration of another unit (a championship's points) does not apply.
     assert score_of(Declared, "championship points") == Score("championship points", True)
     assert score_of(None, "dollars") == Score("dollars", True)
@@ -188,3 +193,13 @@ def test_parameters_that_read_the_clock_make_a_bot_unreproducible() -> None:
     assert reproducible(spec)
     assert not reproducible(dataclasses.replace(spec, parameters=Budget(seconds=0.5)))
     assert not reproducible(dataclasses.replace(spec, reproducible=False))
+
+
+def test_every_registered_game_declares_the_score_of_its_results() -> None:
+    from racedeck.plugins import load_registry
+
+    registry = load_registry()
+    for name, game in registry.games.items():
+        assert game.scores, name
+        for declared in game.scores:
+            assert score_of(game, declared.name) == Score(declared.name, declared.higher_is_better)

@@ -36,17 +36,13 @@ LOWER_IS_BETTER = frozenset({"places", "place"})
 def score_of(game: Any, unit: str) -> Score:
     """Return how the score of ``game``'s results (in ``unit``) reads: its name and direction.
 
-    A game declares it as a class attribute ``score`` with a ``name`` and
-    ``higher_is_better``; the declaration applies to results in that unit (a game whose
-    unit changes with its options, as Wacky Races' one race in places and championship
-    in points, declares the one it names). Without one, the unit names the score and
-    places are the one unit where lower is better.
+    Every game declares its scores (``Game.scores``, one per result unit it writes, with
+    which way is better); a game object that declares none (a bare test double) falls back
+    to the unit as the name, places being the one unit where lower is better.
     """
-    declared = getattr(game, "score", None)
-    name = getattr(declared, "name", None)
-    better = getattr(declared, "higher_is_better", None)
-    if isinstance(name, str) and isinstance(better, bool) and name == unit:
-        return Score(name, better)
+    for declared in getattr(game, "scores", ()):
+        if declared.name == unit:
+            return Score(declared.name, declared.higher_is_better)
     return Score(unit, unit not in LOWER_IS_BETTER)
 
 
