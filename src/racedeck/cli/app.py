@@ -35,6 +35,7 @@ from racedeck.cli.contract import (
 from racedeck.cli.help import plain_help
 from racedeck.cli.logging import configure_logging, get_logger
 from racedeck.cli.render import describe_replay, describe_result
+from racedeck.cli.sandboxing import BotMemory, SandboxFlag, confined, sandbox_of
 from racedeck.core.errors import (
     EXIT_BAD_INPUT,
     EXIT_FAILURE,
@@ -160,6 +161,8 @@ def play(
     ] = None,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
+    sandbox: SandboxFlag = False,
+    bot_memory: BotMemory = None,
 ) -> None:
     """Play one match between bots and print the finishing order, the scores and the log."""
     if fault_policy not in FAULT_POLICIES:
@@ -168,7 +171,8 @@ def play(
         )
     if log is not None and no_log:
         raise UsageError("--log and --no-log contradict each other")
-    reg = registry(plugins_dir)
+    confine = sandbox_of(sandbox, bot_memory)
+    reg = confined(registry(plugins_dir), confine, plugins_dir)
     plan = plan_match(reg, game, seat, seed, parse_options(option), fault_policy, time_limit)
     target = None if no_log else (log or plan.default_log_path())
     logger = get_logger().bind(game=plan.game.name, seed=seed)

@@ -17,6 +17,7 @@ from typer.core import TyperGroup
 
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
 from racedeck.cli.contract import GateOutput, MatchOutput, StandingsOutput
+from racedeck.cli.sandboxing import BotMemory, SandboxFlag, sandbox_of, sandboxed_spec
 from racedeck.core import interrupts
 from racedeck.core.errors import RacedeckError, UsageError
 from racedeck.tournament.executors import Executor
@@ -232,10 +233,13 @@ def run_command(
     report_every: ReportEveryOption = None,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
+    sandbox: SandboxFlag = False,
+    bot_memory: BotMemory = None,
 ) -> None:
     """Run a tournament and print the standings; one JSON line a match with --json."""
     if report_every is not None:
         parse_report_every(report_every)
+    confine = sandbox_of(sandbox, bot_memory)
     reg = registry(plugins_dir)
     spec = plan_tournament(
         reg,
@@ -252,6 +256,7 @@ def run_command(
         log_compression=log_compression,
         plugins_dir=plugins_dir,
     )
+    spec = sandboxed_spec(spec, confine)
     path = db or default_db_path(spec)
     spec = with_log_dir(spec, path)
     running = make_executor(executor, workers, ray_address, spec.plugins_dir)
@@ -389,8 +394,11 @@ def gate_command(
     ] = None,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
+    sandbox: SandboxFlag = False,
+    bot_memory: BotMemory = None,
 ) -> None:
     """Is CANDIDATE better than BASELINE? Exit 0 if so, 1 if not, 5 if undecided at the limit."""
+    confine = sandbox_of(sandbox, bot_memory)
     every = parse_report_every(report_every) if report_every is not None else DEFAULT_REPORT_EVERY
     if not candidate or not baseline:
         raise UsageError("gate needs --candidate BOT and --baseline BOT")
@@ -427,6 +435,7 @@ def gate_command(
         time_limit=time_limit,
         plugins_dir=plugins_dir,
     )
+    spec = sandboxed_spec(spec, confine)
     if spec.matches < 2:
         raise UsageError("--max-matches must be at least 2 (one deal)")
     saved = _gate_store(save, spec, json) if save is not None else None

@@ -49,6 +49,8 @@ class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
     log_compression: str = "none"
     rules_version: str = ""
     bot_versions: dict[str, str] = msgspec.field(default_factory=dict)
+    sandbox_memory: int = 0
+    """With ``--sandbox``: the bytes each of a bot's processes may map; 0 plays unsandboxed."""
 
     def check(self) -> None:
         """Raise ``UsageError`` when the fields do not make a tournament."""

@@ -14,6 +14,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from racedeck.bots.sandbox import Sandbox
+from racedeck.bots.sandboxed import sandbox_seats
 from racedeck.core.errors import PluginError, RacedeckError
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
@@ -181,6 +183,13 @@ def _play(
     buffer = io.BytesIO() if keep else None
     try:
         seats = [registry.bot(name, game.name) for name in planned.seats]
+        if spec.sandbox_memory:
+            seats = sandbox_seats(
+                seats,
+                Sandbox(memory=spec.sandbox_memory),
+                plugins_dir=Path(spec.plugins_dir) if spec.plugins_dir else None,
+                entry_points=spec.entry_points,
+            )
         outcome = run_match(
             game,
             options,

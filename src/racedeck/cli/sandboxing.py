@@ -1,0 +1,65 @@
+"""The ``--sandbox`` and ``--bot-memory`` options, shared by play, tournament, gate and fork."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+import typer
+
+from racedeck.bots.sandbox import Sandbox, bwrap_path, parse_memory
+from racedeck.bots.sandboxed import SandboxedCatalogue
+from racedeck.core.catalogue import Catalogue
+from racedeck.core.errors import UsageError
+from racedeck.tournament.spec import TournamentSpec
+
+SandboxFlag = Annotated[
+    bool,
+    typer.Option(
+        "--sandbox",
+        help="Run every bot as a stranger's: in a bubblewrap sandbox of its own, without "
+        "network or a view of the engine's files, bounded memory and processes.",
+    ),
+]
+BotMemory = Annotated[
+    str | None,
+    typer.Option(
+        "--bot-memory",
+        help="With --sandbox: the memory each of a bot's processes may map (512M, 1G; "
+        "default 1G).",
+    ),
+]
+
+
+def sandbox_of(enabled: bool, memory: str | None) -> Sandbox | None:
+    """Return the sandbox the options ask for, or None; a bad size is a usage error."""
+    if memory is not None and not enabled:
+        raise UsageError("--bot-memory goes with --sandbox")
+    if not enabled:
+        return None
+    if memory is None:
+        return Sandbox()
+    try:
+        return Sandbox(memory=parse_memory(memory))
+    except (ValueError, IndexError):
+        raise UsageError(
+            f"--bot-memory takes a size such as 512M or 1G (at least 16M), got {memory!r}"
+        ) from None
+
+
+def confined(
+    catalogue: Catalogue, sandbox: Sandbox | None, plugins_dir: Path | None
+) -> Catalogue:
+    """Return ``catalogue``, or one whose bots all run in ``sandbox`` when it is given."""
+    if sandbox is None:
+        return catalogue
+    return SandboxedCatalogue(catalogue, sandbox, plugins_dir=plugins_dir)
+
+
+def sandboxed_spec(spec: TournamentSpec, sandbox: Sandbox | None) -> TournamentSpec:
+    """Return a tournament's spec that plays every bot in ``sandbox`` (a resume does too)."""
+    if sandbox is None:
+        return spec
+    bwrap_path()
+    return msgspec.structs.replace(spec, sandbox_memory=sandbox.memory)

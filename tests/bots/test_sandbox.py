@@ -1,0 +1,117 @@
+"""--sandbox: every bot in a bubblewrap sandbox of its own, the match unchanged."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from racedeck.bots.sandbox import Sandbox, bwrap_path, parse_memory
+from racedeck.bots.sandboxed import sandbox_seats
+from racedeck.cli.app import main
+from racedeck.core.log import LogWriter
+from racedeck.core.runner import MatchOutcome, run_match
+from tests.bots.helpers import LACORSA, ONE_RACE, REGISTRY
+
+pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
+
+EXAMPLE = Path(__file__).parents[2] / "plugins" / "subprocess-python" / "program" / "bot.py"
+SMALL = Sandbox(memory=256 << 20, processes=16)
+
+
+def _play(names: list[str], sandbox: Sandbox | None, seed: int = 7) -> tuple[MatchOutcome, bytes]:
+    seats = [REGISTRY.bot(name, "lacorsa") for name in names]
+    seats = sandbox_seats(seats, sandbox, entry_points=False)
+    buffer = io.BytesIO()
+    outcome = run_match(LACORSA, ONE_RACE, seats, seed, writer=LogWriter(buffer))
+    return outcome, buffer.getvalue()
+
+
+def test_a_sandboxed_match_logs_the_same_bytes_as_one_played_in_process() -> None:
+    names = ["heuristic", "random", f"cmd:python3 {EXAMPLE}"]
+    plain = _play(names, None, seed=11)
+    boxed = _play(names, SMALL, seed=11)
+    assert boxed[0].faults == [] and boxed[0].forfeit is None
+    assert boxed[1] == plain[1]
+
+
+def test_ismcts_draws_from_the_same_stream_in_its_sandbox() -> None:
+    names = ["ismcts:simulations=30", "random"]
+    assert _play(names, SMALL, seed=4)[1] == _play(names, None, seed=4)[1]
+
+
+@pytest.mark.parametrize("command", ["play", "tournament", "gate", "fork"])
+def test_without_bubblewrap_sandbox_is_one_line_naming_the_package(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "m.jsonl"
+    assert main(["play", "lacorsa", "-s", "random", "-s", "random", "--log", str(log)]) == 0
+    monkeypatch.setenv("PATH", "/nonexistent")
+    args = {
+        "play": ["play", "lacorsa", "--seat", "random", "--seat", "random", "--no-log"],
+        "tournament": ["tournament", "lacorsa", "--bot", "random", "--bot", "heuristic",
+                       "--db", str(tmp_path / "t.sqlite")],
+        "gate": ["gate", "lacorsa", "--candidate", "heuristic", "--baseline", "random"],
+        "fork": ["fork", str(log), "--at", "3", "--log", str(tmp_path / "f.jsonl")],
+    }[command]
+    capsys.readouterr()
+    assert main([*args, "--sandbox"]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "install the bubblewrap package" in err[0]
+    assert not (tmp_path / "t.sqlite").exists() and not (tmp_path / "f.jsonl").exists()
+
+
+def test_bot_memory_needs_sandbox_and_a_size() -> None:
+    base = ["play", "lacorsa", "--seat", "random", "--seat", "random", "--no-log"]
+    assert main([*base, "--bot-memory", "1G"]) == 2
+    assert main([*base, "--sandbox", "--bot-memory", "lots"]) == 2
+    assert parse_memory("512M") == 512 << 20 and parse_memory("1g") == 1 << 30
+
+
+def test_play_sandbox_plays_and_keeps_the_log_it_would_write(tmp_path: Path) -> None:
+    common = ["play", "lacorsa", "--seat", "heuristic", "--seat", "random", "-o", "races=1"]
+    assert main([*common, "--log", str(tmp_path / "a.jsonl")]) == 0
+    assert main([*common, "--log", str(tmp_path / "b.jsonl"), "--sandbox"]) == 0
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+
+
+def test_the_sandbox_sees_no_engine_environment_and_only_its_own_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RACEDECK_TEST_SECRET", "s3cret")
+    tmp_path.chmod(0o755)  # the program runs under a user id of its own: it reads as others do
+    spy = tmp_path / "spy.py"
+    spy.write_text(
+        "import json, os, sys\n"
+        "pids = [p for p in os.listdir('/proc') if p.isdigit()]\n"
+        "seen = {'env': dict(os.environ), 'pids': pids, 'uid': os.getuid(),\n"
+        "        'cwd': os.listdir('.'), 'parent': os.path.exists('/proc/%d/cmdline' % "
+        f"{os.getpid()})}}\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'start':\n"
+        "        print(json.dumps({'type': 'ready', 'protocol': 2, 'name': 'spy',\n"
+        "              'version': '1', 'debug': json.dumps(seen)}), flush=True)\n"
+        "    elif m['type'] == 'act':\n"
+        "        print(json.dumps({'decision': m['decision'], 'choice': 0}), flush=True)\n"
+        "    else:\n"
+        "        break\n"
+    )
+    outcome, _ = _play([f"cmd:python3 {spy}", "random"], SMALL)
+    assert outcome.forfeit is None, outcome.forfeit
+    import json
+
+    seen = json.loads(outcome.debug[0].text)
+    assert "RACEDECK_TEST_SECRET" not in seen["env"] and "s3cret" not in str(seen["env"])
+    assert len(seen["pids"]) <= 3  # the sandbox's first process, the program, no engine
+    assert seen["uid"] != 0 or os.geteuid() != 0
+    assert "pyproject.toml" not in seen["cwd"] and "logs" not in seen["cwd"]
+    assert not seen["parent"]  # the engine's process is not there to be seen
+
+
+def test_bwrap_path_names_the_tool() -> None:
+    assert bwrap_path().endswith("bwrap")
