@@ -39,15 +39,13 @@ class HostBot(SubprocessBot):
     def _act_message(
         self, decision: int, observation: Observation, legal: Sequence[Action], rng: Rng
     ) -> dict[str, Any]:
-        message: dict[str, Any] = {
-            "type": "act",
-            "decision": decision,
-            "observation": observation,
-            "legal": legal,
-        }
+        stream = None
         if decision == 0:
             version, state, gauss = rng.getstate()
-            message["stream"] = [version, state, gauss]
+            stream = [version, state, gauss]
+        message = super()._act_message(decision, observation, legal, rng)
+        if stream is not None:
+            message["stream"] = stream  # taken before the seed: the host's copy is untouched
         return message
 
 

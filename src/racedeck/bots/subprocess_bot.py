@@ -167,10 +167,13 @@ class SubprocessBot(Bot):
         self._send(message, decision, deadline)
         while True:
             line = self._receive(decision, deadline)
-            answer = self._parse(line, decision)
-            if self.protocol == 1 or answer.get("decision") == decision:
+            if self.protocol == 1:
                 break
-            self._stray(answer, decision, line)
+            echoed = _decoded(line)
+            if echoed is not None and echoed.get("decision") == decision:
+                break
+            self._stray(echoed or {}, decision, line)
+        answer = self._parse(line, decision)
         return self._chosen(answer, legal, decision, line)
 
     def _act_message(
@@ -292,14 +295,7 @@ class SubprocessBot(Bot):
             if not raw.strip():
                 continue
             line = raw.decode("utf-8", errors="replace")
-            try:
-                answer = msgspec.json.decode(raw)
-            except msgspec.DecodeError:
-                answer = None
-            if not isinstance(answer, dict):
-                self._buffer = b""
-                self._violate("bad-answer", decision, STRAY, line)
-            self._stray(answer, decision, line)
+            self._stray(_decoded(line) or {}, decision, line)
 
     def _errs(self) -> list[int]:
         process = self._process
@@ -461,6 +457,15 @@ def _in_sandbox(sandbox: Sandbox) -> None:
     """Run before ``bwrap`` starts: what ``_in_child`` does, and the sandbox's limits."""
     _in_child()
     sandbox.limit()
+
+
+def _decoded(line: str) -> dict[str, Any] | None:
+    """Return the JSON object ``line`` holds, or None."""
+    try:
+        value = msgspec.json.decode(line)
+    except msgspec.DecodeError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _where(decision: int) -> str:

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from racedeck.bots.check import check_program
-from racedeck.bots.named import COMMAND_PREFIX
+from racedeck.bots.check import check_named
 from racedeck.bots.scaffold import module_name, write_package
 from racedeck.bots.subprocess_bot import DEFAULT_TIME_LIMIT
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
 from racedeck.cli.contract import BotCheckOutput, NewBotOutput, ViolationRow
-from racedeck.core.errors import EXIT_FAILURE, RacedeckError, UsageError
+from racedeck.core.errors import EXIT_FAILURE, RacedeckError
 
 
 class ProtocolViolations(RacedeckError):
@@ -40,7 +38,7 @@ def check(
         str,
         typer.Argument(
             help='The program, quoted as one argument: "node bot.js", "cmd:node bot.js"'
-            " (as --seat names it) or a path to an executable."
+            " (as --seat names it) or a path to an executable; or a registered bot's name."
         ),
     ],
     game: GameOption,
@@ -52,18 +50,11 @@ def check(
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
-    """Play a few matches with a program and report every protocol violation it makes."""
-    if command.startswith(COMMAND_PREFIX):
-        command = command[len(COMMAND_PREFIX) :]
-    try:
-        argv = shlex.split(command)
-    except ValueError as exc:
-        raise UsageError(f"cannot split the command {command!r}: {exc}") from None
-    if not argv:
-        raise UsageError("the command to check is empty")
-    report = check_program(
-        registry(plugins_dir), argv, game, matches=matches, seed=seed, time_limit=time_limit
+    """Play a few matches with a program or a registered bot and report every violation."""
+    report = check_named(
+        registry(plugins_dir), command, game, matches=matches, seed=seed, time_limit=time_limit
     )
+    argv = report.command
     if json:
         emit_json(
             BotCheckOutput(
@@ -90,7 +81,7 @@ def check(
     else:
         typer.echo(
             f"{report.game}: {report.matches} matches, {report.decisions} decisions "
-            f"asked of {command}"
+            f"asked of {command}" + (f" ({report.program})" if report.program else "")
         )
         for finding in report.findings:
             typer.echo(finding.describe())
