@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
+import socket
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from racedeck.bots.sandbox import Sandbox, bwrap_path, parse_memory
-from racedeck.bots.sandboxed import sandbox_seats
+from racedeck.bots.sandbox import _UID_BASE, Sandbox, bwrap_path, parse_memory
+from racedeck.bots.sandboxed import sandbox_seats, sandboxed
+from racedeck.bots.subprocess_bot import subprocess_spec
 from racedeck.cli.app import main
+from racedeck.core import proctree
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import MatchOutcome, run_match
-from tests.bots.helpers import LACORSA, ONE_RACE, REGISTRY
+from racedeck.fuzz.attackers import MARK, WRITTEN, program_source
+from tests.bots.helpers import LACORSA, ONE_RACE, RANDOM, REGISTRY
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
 
@@ -103,8 +110,6 @@ def test_the_sandbox_sees_no_engine_environment_and_only_its_own_processes(
     )
     outcome, _ = _play([f"cmd:python3 {spy}", "random"], SMALL)
     assert outcome.forfeit is None, outcome.forfeit
-    import json
-
     seen = json.loads(outcome.debug[0].text)
     assert "RACEDECK_TEST_SECRET" not in seen["env"] and "s3cret" not in str(seen["env"])
     assert len(seen["pids"]) <= 3  # the sandbox's first process, the program, no engine
@@ -115,3 +120,73 @@ def test_the_sandbox_sees_no_engine_environment_and_only_its_own_processes(
 
 def test_bwrap_path_names_the_tool() -> None:
     assert bwrap_path().endswith("bwrap")
+
+
+def _attack(name: str, tmp_path: Path, sandbox: Sandbox) -> tuple[MatchOutcome, dict[str, Any]]:
+    """Play the attacker program ``name`` in ``sandbox``; return the outcome and its report."""
+    tmp_path.chmod(0o755)
+    program = tmp_path / f"{name}.py"
+    program.write_text(program_source(name, 9))
+    spec = sandboxed(subprocess_spec(name, ["python3", str(program)]), sandbox)
+    outcome = run_match(LACORSA, ONE_RACE, [spec, RANDOM], 5, fault_policy="substitute")
+    said = [json.loads(note.text) for note in outcome.debug if note.seat == 0]
+    return outcome, said[0] if said else {}
+
+
+def test_a_fork_bomb_meets_the_process_limit_and_leaves_nothing(tmp_path: Path) -> None:
+    outcome, said = _attack("fork-bomb", tmp_path, Sandbox(memory=64 << 20, processes=8))
+    assert outcome.forfeit is None
+    assert 0 < said["processes"] < 8  # the program itself is one of the eight
+    time.sleep(0.2)
+    assert not [p for p in proctree.descendants(os.getpid()) if _uid(p) >= _UID_BASE]
+
+
+def test_a_memory_bomb_gets_no_more_than_bot_memory(tmp_path: Path) -> None:
+    _, said = _attack("memory-bomb", tmp_path, Sandbox(memory=96 << 20))
+    assert 0 < said["bytes"] <= 96 << 20
+
+
+def test_a_setsid_re_forker_dies_with_its_match(tmp_path: Path) -> None:
+    outcome, said = _attack("reforker", tmp_path, SMALL)
+    assert said["did"] and outcome.forfeit is None
+    time.sleep(0.5)
+    assert not _marked()
+
+
+def test_a_program_cannot_write_outside_its_scratch_folder(tmp_path: Path) -> None:
+    _, said = _attack("writes", tmp_path, SMALL)
+    assert said["did"] == ["wrote into /tmp"]  # its HOME, the private scratch folder
+    assert not list(tmp_path.rglob(WRITTEN))
+
+
+def test_a_program_reaches_no_network_not_even_loopback(tmp_path: Path) -> None:
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.setblocking(False)
+    tmp_path.chmod(0o755)
+    program = tmp_path / "network.py"
+    program.write_text(program_source("network", listener.getsockname()[1]))
+    spec = sandboxed(subprocess_spec("n", ["python3", str(program)]), SMALL)
+    outcome = run_match(LACORSA, ONE_RACE, [spec, RANDOM], 5)
+    assert json.loads(outcome.debug[0].text)["did"] == []
+    with pytest.raises(BlockingIOError):
+        listener.accept()
+    listener.close()
+
+
+def _uid(pid: int) -> int:
+    try:
+        return os.stat(f"/proc/{pid}").st_uid
+    except OSError:
+        return -1
+
+
+def _marked() -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if MARK.encode() in Path(f"/proc/{entry}/cmdline").read_bytes():
+                    found.append(int(entry))
+            except OSError:
+                continue
+    return found
