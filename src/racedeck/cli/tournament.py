@@ -52,7 +52,7 @@ from racedeck.tournament.report import standings_json, standings_table
 from racedeck.tournament.run import play
 from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.standings import Standings, compute_standings
-from racedeck.tournament.store import Store
+from racedeck.tournament.store import Store, database_exists
 from racedeck.tournament.worker import VersionMismatch, loaded_versions, version_problem
 
 
@@ -271,9 +271,9 @@ def run_command(
 
 def _open_or_create(path: Path, spec: TournamentSpec, json: bool) -> Store:
     """Create the database, or reopen it when it holds this very tournament."""
-    if not path.exists():
-        return Store.create(path, spec)
-    store = Store.open(path)
+    if not database_exists(path):
+        return Store.create(path, spec, lock=True)
+    store = Store.open(path, lock=True)
     if store.spec != spec:
         store.close()
         raise UsageError(
@@ -302,19 +302,26 @@ def resume_command(
             help="The plugins folder the tournament was run with: its code runs only if named.",
         ),
     ] = None,
+    program: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--program",
+            help="A program the tournament plays (cmd:...): it is started only if named.",
+        ),
+    ] = None,
 ) -> None:
     """Play the matches a stopped tournament is missing, then print the standings."""
     if report_every is not None:
         parse_report_every(report_every)
     with Store.open(db) as store:
         # Nothing of the database's plugins folder runs before the user named that folder.
-        spec = resume_spec(store.spec, db, plugins_dir)
+        spec = resume_spec(store.spec, db, plugins_dir, program or ())
         # Said here, in one line, before any worker starts and finds the same.
         problem = version_problem(spec, loaded_versions(spec))
         if problem is not None:
             raise VersionMismatch(f"cannot resume {db}: {problem}")
     with (
-        Store.open(db) as store,
+        Store.open(db, lock=True) as store,
         make_executor(executor, workers, ray_address, spec.plugins_dir) as running,
     ):
         store.spec = spec
@@ -454,9 +461,9 @@ def _gate_store(path: Path, spec: TournamentSpec, json: bool) -> Store:
     The match limit may differ (raising it is how a gate undecided at its limit goes on);
     anything else that shapes the matches must be the same, or they would not be its own.
     """
-    if not path.exists():
-        return Store.create(path, spec)
-    store = Store.open(path)
+    if not database_exists(path):
+        return Store.create(path, spec, lock=True)
+    store = Store.open(path, lock=True)
     if msgspec.structs.replace(store.spec, matches=spec.matches) != spec:
         store.close()
         raise UsageError(

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+import shlex
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from racedeck.bots.named import is_program
 from racedeck.core.errors import UsageError
 from racedeck.core.hashing import digest
 from racedeck.core.runner import FAULT_POLICIES
@@ -96,12 +99,19 @@ def with_log_dir(spec: TournamentSpec, db_path: Path) -> TournamentSpec:
     return _replace(spec, log_dir=str(folder))
 
 
-def resume_spec(spec: TournamentSpec, db_path: Path, plugins_dir: Path | None) -> TournamentSpec:
+def resume_spec(
+    spec: TournamentSpec,
+    db_path: Path,
+    plugins_dir: Path | None,
+    programs: Sequence[str] = (),
+) -> TournamentSpec:
     """Return the spec to resume a stored tournament with, loading only code it was allowed.
 
     A database may come from someone else: resuming must not import the ``.py`` files of
-    a folder it names, nor write logs where it says. The plugins folder is loaded only
-    when ``plugins_dir`` (the user's ``--plugins-dir``) names that same folder, and kept
+    a folder it names, start a program it names (``cmd:...``) unless ``programs`` (the
+    user's ``--program``) names it too, nor write logs where it says. The plugins folder
+    is loaded only when ``plugins_dir`` (the user's ``--plugins-dir``) names that same
+    folder, and kept
     logs go beside the database, as when it was created. A gate's database is refused:
     only the gate goes on with it.
     """
@@ -111,6 +121,13 @@ def resume_spec(spec: TournamentSpec, db_path: Path, plugins_dir: Path | None) -
             f"{db_path} holds a gate of {spec.bots[0]} against {spec.bots[1]}, which stops"
             f" at its verdict: run that gate again with --save {db_path} to go on"
         )
+    for name in spec.bots:
+        if is_program(name) and name not in programs:
+            # The database names a command to run: it runs only if the user says it again.
+            raise UsageError(
+                f"{db_path} plays the program {name!r}; resuming starts it, so say so: "
+                f"racedeck tournament resume {db_path} --program {shlex.quote(name)}"
+            )
     stored = spec.plugins_dir
     if stored and plugins_dir is None:
         raise UsageError(
