@@ -23,7 +23,7 @@ import os
 import resource
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,6 +159,12 @@ class Sandbox:
         else:
             out.insert(1, "--unshare-user")
         return [*out, "--", *argv]
+
+
+def in_sandbox(sandbox: Sandbox, prepare: Callable[[], None]) -> None:
+    """Run before ``bwrap`` starts: ``prepare`` (what every program's process does), limits."""
+    prepare()
+    sandbox.limit()
 
 
 def _own_uid() -> int:

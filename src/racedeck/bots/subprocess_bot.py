@@ -29,10 +29,10 @@ from typing import Any, NoReturn
 
 import msgspec
 
-from racedeck.bots.sandbox import Sandbox, program_binds
+from racedeck.bots.sandbox import Sandbox, in_sandbox, program_binds
 from racedeck.bots.violations import CLIP as CLIP
 from racedeck.bots.violations import Violation as Violation
-from racedeck.bots.violations import clip
+from racedeck.bots.violations import clip, decoded_object, where
 from racedeck.core import proctree
 from racedeck.core.bot import Bot, BotFault, BotGone, BotSpec
 from racedeck.core.game import AnyGame
@@ -80,6 +80,8 @@ class SubprocessBot(Bot):
         """The protocol version the program said it speaks in ``ready`` (1 if it did not)."""
         self.program: tuple[str, str] | None = None
         """The name and version the program gave in ``ready`` (protocol 2)."""
+        self.expect: str | None = None
+        """``"<name> <version>"`` the match was planned with (``racedeck.bots.identify``)."""
         self._late: set[int] = set()
         """Decisions settled by a stray line: a late answer to one is dropped."""
         self.time_limit = time_limit
@@ -112,7 +114,7 @@ class SubprocessBot(Bot):
             command = self.sandbox.command(
                 argv, binds=[*binds, *self.binds], cwd=where, env=self.env
             )
-            cwd, preexec = None, partial(_in_sandbox, self.sandbox)
+            cwd, preexec = None, partial(in_sandbox, self.sandbox, _in_child)
         try:
             self._process = subprocess.Popen(
                 command,
@@ -156,6 +158,13 @@ class SubprocessBot(Bot):
                     line,
                 )
             self.program = (name, version)
+        said = f"{self.program[0]} {self.program[1]}" if self.program else None
+        if self.expect is not None and said != self.expect:
+            self._fail(
+                "bad-answer", -1,
+                f"the program says it is {said or 'nothing (protocol 1)'}; the match was"
+                f" planned with {self.expect}", line,
+            )
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Send the decision and return the action the program answers with."""
@@ -169,7 +178,7 @@ class SubprocessBot(Bot):
             line = self._receive(decision, deadline)
             if self.protocol == 1:
                 break
-            echoed = _decoded(line)
+            echoed = decoded_object(line)
             if echoed is not None and echoed.get("decision") == decision:
                 break
             self._stray(echoed or {}, decision, line)
@@ -295,7 +304,7 @@ class SubprocessBot(Bot):
             if not raw.strip():
                 continue
             line = raw.decode("utf-8", errors="replace")
-            self._stray(_decoded(line) or {}, decision, line)
+            self._stray(decoded_object(line) or {}, decision, line)
 
     def _errs(self) -> list[int]:
         process = self._process
@@ -380,7 +389,7 @@ class SubprocessBot(Bot):
         violation = Violation(kind=kind, decision=decision, detail=detail, message=message)
         if self.on_violation is not None:
             self.on_violation(violation)
-        raise BotFault(f"{kind} at {_where(decision)}: {detail}: {clip(message)}")
+        raise BotFault(f"{kind} at {where(decision)}: {detail}: {clip(message)}")
 
     def _fail(self, kind: str, decision: int, detail: str, message: str = "") -> NoReturn:
         """Record a violation that ends the program: kill what is left of it."""
@@ -389,7 +398,7 @@ class SubprocessBot(Bot):
         if self.on_violation is not None:
             self.on_violation(violation)
         quoted = f": {clip(message)}" if message else ""
-        raise BotGone(f"{kind} at {_where(decision)}: {detail}{quoted}")
+        raise BotGone(f"{kind} at {where(decision)}: {detail}{quoted}")
 
     def _timeout(self, decision: int, doing: str) -> NoReturn:
         limit = self.start_limit if decision < 0 else self.time_limit
@@ -451,25 +460,6 @@ def _in_child() -> None:
     """Run in the program's process before it starts: adopt orphans, die with the engine."""
     proctree.become_subreaper()
     proctree.die_with_parent()
-
-
-def _in_sandbox(sandbox: Sandbox) -> None:
-    """Run before ``bwrap`` starts: what ``_in_child`` does, and the sandbox's limits."""
-    _in_child()
-    sandbox.limit()
-
-
-def _decoded(line: str) -> dict[str, Any] | None:
-    """Return the JSON object ``line`` holds, or None."""
-    try:
-        value = msgspec.json.decode(line)
-    except msgspec.DecodeError:
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def _where(decision: int) -> str:
-    return "start" if decision < 0 else f"decision {decision}"
 
 
 def subprocess_spec(

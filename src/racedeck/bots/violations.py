@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 CLIP = 200
@@ -25,3 +27,17 @@ class Violation(msgspec.Struct, frozen=True, kw_only=True):
 def clip(text: str, width: int = CLIP) -> str:
     """Return ``text`` cut to ``width`` characters, marked when cut."""
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def decoded_object(line: str) -> dict[str, Any] | None:
+    """Return the JSON object ``line`` holds, or None."""
+    try:
+        value = msgspec.json.decode(line)
+    except msgspec.DecodeError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def where(decision: int) -> str:
+    """Name a decision as a violation does: ``start`` or ``decision N``."""
+    return "start" if decision < 0 else f"decision {decision}"

@@ -5,14 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-import msgspec
 import typer
 
 from racedeck.bots.sandbox import Sandbox, bwrap_path, parse_memory
 from racedeck.bots.sandboxed import SandboxedCatalogue
 from racedeck.core.catalogue import Catalogue
 from racedeck.core.errors import UsageError
-from racedeck.tournament.spec import TournamentSpec
 
 SandboxFlag = Annotated[
     bool,
@@ -57,9 +55,9 @@ def confined(
     return SandboxedCatalogue(catalogue, sandbox, plugins_dir=plugins_dir)
 
 
-def sandboxed_spec(spec: TournamentSpec, sandbox: Sandbox | None) -> TournamentSpec:
-    """Return a tournament's spec that plays every bot in ``sandbox`` (a resume does too)."""
+def sandbox_memory(sandbox: Sandbox | None) -> int:
+    """Return what a tournament's spec records of ``sandbox``: its memory, 0 for none."""
     if sandbox is None:
-        return spec
+        return 0
     bwrap_path()
-    return msgspec.structs.replace(spec, sandbox_memory=sandbox.memory)
+    return sandbox.memory

@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
 from racedeck.cli.contract import GateOutput, MatchOutput, StandingsOutput
-from racedeck.cli.sandboxing import BotMemory, SandboxFlag, sandbox_of, sandboxed_spec
+from racedeck.cli.sandboxing import BotMemory, SandboxFlag, sandbox_memory, sandbox_of
 from racedeck.core import interrupts
 from racedeck.core.errors import RacedeckError, UsageError
 from racedeck.tournament.executors import Executor
@@ -53,7 +53,11 @@ from racedeck.tournament.run import play
 from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.standings import Standings, compute_standings
 from racedeck.tournament.store import Store, database_exists
-from racedeck.tournament.worker import VersionMismatch, loaded_versions, version_problem
+from racedeck.tournament.worker import (
+    VersionMismatch,
+    loaded_versions,
+    version_problem,
+)
 
 
 class _TournamentGroup(TyperGroup):
@@ -255,8 +259,8 @@ def run_command(
         keep_logs=keep_logs,
         log_compression=log_compression,
         plugins_dir=plugins_dir,
+        sandbox_memory=sandbox_memory(confine),
     )
-    spec = sandboxed_spec(spec, confine)
     path = db or default_db_path(spec)
     spec = with_log_dir(spec, path)
     running = make_executor(executor, workers, ray_address, spec.plugins_dir)
@@ -441,8 +445,8 @@ def gate_command(
         options=parse_options(option),
         time_limit=time_limit,
         plugins_dir=plugins_dir,
+        sandbox_memory=sandbox_memory(confine),
     )
-    spec = sandboxed_spec(spec, confine)
     if spec.matches < 2:
         raise UsageError("--max-matches must be at least 2 (one deal)")
     saved = _gate_store(save, spec, json) if save is not None else None

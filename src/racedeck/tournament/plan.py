@@ -18,6 +18,7 @@ from racedeck.plugins import Registry
 from racedeck.tournament.executors import Executor, LocalExecutor, default_workers
 from racedeck.tournament.schedule import Schedule
 from racedeck.tournament.spec import TournamentSpec, encode_spec
+from racedeck.tournament.worker import with_program_versions
 
 EXECUTORS: tuple[str, ...] = ("local", "ray")
 
@@ -42,11 +43,13 @@ def plan_tournament(
     log_compression: str = "gzip",
     plugins_dir: Path | None = None,
     entry_points: bool = True,
+    sandbox_memory: int = 0,
 ) -> TournamentSpec:
     """Check every name and number and return the tournament's spec (without a log folder).
 
-    The spec records the versions of the game and the bots as this registry has them, so
-    that every worker (every node of a cluster) can check it plays the same.
+    The spec records the versions of the game and the bots as this registry has them (a
+    program's as it names itself), so that every worker (every node of a cluster) can
+    check it plays the same. ``sandbox_memory`` plays every bot in a sandbox (``--sandbox``).
     """
     game = registry.game(game_name)
     parsed = game.parse_options(options or {})
@@ -77,8 +80,11 @@ def plan_tournament(
         log_compression=log_compression if keep_logs != "none" else "none",
         rules_version=game.rules_version,
         bot_versions=versions,
+        sandbox_memory=sandbox_memory,
     )
     spec.check()
+    # A program's own name and version, asked in its sandbox when it is to play in one.
+    spec = with_program_versions(spec, registry)
     if matches is None:
         cycle = Schedule(spec).cycle
         spec = _replace(spec, matches=cycle * math.ceil(DEFAULT_MATCHES / cycle))
