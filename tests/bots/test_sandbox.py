@@ -21,6 +21,7 @@ from racedeck.core import proctree
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import MatchOutcome, run_match
 from racedeck.fuzz.attackers import MARK, WRITTEN, program_source
+from racedeck.tournament.store import Store
 from tests.bots.helpers import LACORSA, ONE_RACE, RANDOM, REGISTRY
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
@@ -190,3 +191,71 @@ def _marked() -> list[int]:
             except OSError:
                 continue
     return found
+
+
+INSIDE_ONLY = '''
+from racedeck.core.bot import Bot, BotSpec
+from racedeck.hookspecs import hookimpl
+
+
+class InsideOnly(Bot):
+    def act(self, observation, legal, rng):
+        with open("/proc/1/cmdline", "rb") as handle:
+            if not handle.read().split(b"\\0")[0].endswith(b"bwrap"):
+                raise RuntimeError("not in a sandbox")
+        return legal[0]
+
+
+@hookimpl
+def racedeck_register_bots(register):
+    register(BotSpec(name="inside-only", factory=InsideOnly, description="sandboxed or not at all"))
+'''
+
+
+@pytest.fixture
+def inside_only(tmp_path: Path) -> Path:
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    folder.chmod(0o755)
+    (folder / "inside_only.py").write_text(INSIDE_ONLY)
+    return folder
+
+
+def test_a_tournament_plays_every_match_sandboxed_and_its_resume_too(
+    inside_only: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "t.sqlite"
+    args = ["tournament", "lacorsa", "--bot", "inside-only", "--bot", "random", "-o", "races=1",
+            "--matches", "2", "--plugins-dir", str(inside_only), "--workers", "1"]
+    assert main([*args, "--db", str(db), "--sandbox", "--bot-memory", "512M"]) == 0
+    with Store.open(db) as store:
+        assert store.spec.sandbox_memory == 512 << 20
+        assert [r.status for r in store.records()] == ["ok", "ok"]
+        store._db.execute("DELETE FROM matches")
+        store._db.commit()
+    assert main(["tournament", "resume", str(db), "--plugins-dir", str(inside_only)]) == 0
+    with Store.open(db) as store:
+        assert [r.status for r in store.records()] == ["ok", "ok"]
+    unboxed = tmp_path / "u.sqlite"
+    assert main([*args, "--db", str(unboxed)]) == 0
+    with Store.open(unboxed) as store:
+        assert {r.status for r in store.records()} == {"forfeit"}
+
+
+def test_fork_and_gate_play_sandboxed(inside_only: Path, tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    plugins = ["--plugins-dir", str(inside_only)]
+    assert main(["play", "lacorsa", "-s", "random", "-s", "random", "-o", "races=1",
+                 "--log", str(log)]) == 0
+    fork = tmp_path / "f.jsonl"
+    args = ["fork", str(log), "--at", "3", "-s", "inside-only", "-s", "random",
+            "--log", str(fork), *plugins]
+    assert main([*args, "--sandbox"]) == 0
+    assert b'"kind":"fault"' not in fork.read_bytes()
+    saved = tmp_path / "gate.sqlite"
+    gate = ["gate", "lacorsa", "--candidate", "inside-only", "--baseline", "random",
+            "-o", "races=1", "--max-matches", "2", "--workers", "1", *plugins, "--sandbox",
+            "--save", str(saved)]
+    assert main(gate) in (0, 1, 5)  # a verdict, whichever
+    with Store.open(saved) as store:
+        assert {r.status for r in store.records()} == {"ok"}
