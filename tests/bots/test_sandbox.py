@@ -259,3 +259,9 @@ def test_fork_and_gate_play_sandboxed(inside_only: Path, tmp_path: Path) -> None
     assert main(gate) in (0, 1, 5)  # a verdict, whichever
     with Store.open(saved) as store:
         assert {r.status for r in store.records()} == {"ok"}
+
+
+def test_a_persons_seat_stays_at_the_terminal() -> None:
+    human = REGISTRY.bot("human", "lacorsa")
+    assert sandboxed(human, SMALL) is human
+    assert sandboxed(REGISTRY.bot("random", "lacorsa"), SMALL).factory is not RANDOM.factory

@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from racedeck.bots.human import HumanBot
 from racedeck.bots.sandbox import Sandbox, bwrap_path, python_binds, python_path
 from racedeck.bots.subprocess_bot import DEFAULT_TIME_LIMIT, SubprocessBot
 from racedeck.core.bot import BotSpec
@@ -56,8 +57,13 @@ def sandboxed(
     plugins_dir: Path | None = None,
     entry_points: bool = True,
 ) -> BotSpec:
-    """Return ``spec`` played in a sandbox of its own, under the same name and version."""
+    """Return ``spec`` played in a sandbox of its own, under the same name and version.
+
+    A person's seat (``human``: the terminal, not code) stays in the engine's process.
+    """
     bwrap_path()  # one line naming the package, before anything is played
+    if spec.factory is HumanBot:
+        return spec
     if spec.command is not None:
         limit = DEFAULT_TIME_LIMIT
         if isinstance(spec.factory, functools.partial):
