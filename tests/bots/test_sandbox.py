@@ -265,3 +265,53 @@ def test_a_persons_seat_stays_at_the_terminal() -> None:
     human = REGISTRY.bot("human", "lacorsa")
     assert sandboxed(human, SMALL) is human
     assert sandboxed(REGISTRY.bot("random", "lacorsa"), SMALL).factory is not RANDOM.factory
+
+
+LIMITS = '''
+import json, os, sys
+opened = []
+try:
+    while len(opened) < 100000:
+        opened.append(open("/dev/null"))
+except OSError:
+    pass
+count = len(opened)
+for handle in opened:
+    handle.close()
+def fill(path, limit):
+    size = 0
+    try:
+        with open(path, "wb") as handle:
+            while size < limit:
+                handle.write(b"x" * 65536)
+                handle.flush()
+                size += 65536
+    except OSError:
+        pass
+    return os.path.getsize(path)
+big = fill("/tmp/big", 64 << 20)
+total = big + sum(fill(f"/tmp/more{i}", 1 << 20) for i in range(8))
+report = {"open": count, "file": big, "scratch": total}
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "start":
+        print(json.dumps({"type": "ready", "protocol": 2, "name": "limits", "version": "1",
+                          "debug": json.dumps(report)}), flush=True)
+    elif m["type"] == "act":
+        print(json.dumps({"decision": m["decision"], "choice": 0}), flush=True)
+    else:
+        break
+'''
+
+
+def test_open_files_file_size_and_the_scratch_folder_are_bounded(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)
+    program = tmp_path / "limits.py"
+    program.write_text(LIMITS)
+    tight = Sandbox(memory=128 << 20, open_files=40, file_size=1 << 20, scratch_size=3 << 20)
+    spec = sandboxed(subprocess_spec("limits", ["python3", str(program)]), tight)
+    outcome = run_match(LACORSA, ONE_RACE, [spec, RANDOM], 5)
+    said = json.loads(outcome.debug[0].text)
+    assert 0 < said["open"] < 40
+    assert said["file"] <= 1 << 20
+    assert said["scratch"] <= 3 << 20
