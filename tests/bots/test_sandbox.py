@@ -315,3 +315,27 @@ def test_open_files_file_size_and_the_scratch_folder_are_bounded(tmp_path: Path)
     assert 0 < said["open"] < 40
     assert said["file"] <= 1 << 20
     assert said["scratch"] <= 3 << 20
+
+
+def test_a_program_in_the_engines_folder_sees_only_its_own_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tmp_path.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "match.jsonl").write_text("the deal")
+    (tmp_path / "spy.py").write_text(
+        "import json, os, sys\n"
+        "seen = sorted(os.listdir('.'))\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'start':\n"
+        "        print(json.dumps({'type': 'ready', 'protocol': 2, 'name': 'spy',\n"
+        "              'version': '1', 'debug': json.dumps(seen)}), flush=True)\n"
+        "    elif m['type'] == 'act':\n"
+        "        print(json.dumps({'decision': m['decision'], 'choice': 0}), flush=True)\n"
+        "    else:\n"
+        "        break\n"
+    )
+    outcome, _ = _play(["cmd:python3 spy.py", "random"], SMALL)
+    assert json.loads(outcome.debug[0].text) == ["spy.py"]

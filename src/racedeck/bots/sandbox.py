@@ -217,8 +217,10 @@ def program_binds(argv: Sequence[str], cwd: str | None) -> tuple[list[str], list
         if index == 0 or word.startswith("./") or not word.startswith("/"):
             out[index] = absolute if index == 0 else word
         for place in {absolute, os.path.realpath(absolute)}:
-            binds.append(_installation(place) if index == 0 else _holder(place))
-    if cwd is not None:
+            bind = _installation(place) if index == 0 else _holder(place, base)
+            if bind is not None:
+                binds.append(bind)
+    if cwd is not None and not _holds(cwd, os.getcwd()):
         binds.append(cwd)
     return binds, out
 
@@ -228,8 +230,32 @@ def _installation(executable: str) -> str:
     return os.path.dirname(folder) if os.path.basename(folder) == "bin" else folder
 
 
-def _holder(path: str) -> str:
-    return path if os.path.isdir(path) else os.path.dirname(path)
+def _holder(path: str, base: str) -> str | None:
+    """Return what to bind for ``path``: its folder, or only itself.
+
+    Never a folder that holds the one the engine runs in (and so its logs and databases):
+    a file there is bound alone, a folder there not at all.
+    """
+    if os.path.isdir(path):
+        return None if _holds(path, base) else path
+    folder = os.path.dirname(path)
+    return path if _holds(folder, base) else folder
+
+
+def _holds(folder: str, inner: str) -> bool:
+    """Return True when ``folder`` is ``inner`` or one of the folders above it."""
+    folder, inner = os.path.abspath(folder), os.path.abspath(inner)
+    return inner == folder or inner.startswith(folder.rstrip("/") + "/")
+
+
+def own_files(folder: str) -> list[str]:
+    """Return what to bind for a plugins folder: itself, or its ``.py`` files alone.
+
+    Only the files when it holds the folder the engine runs in (see ``_holder``).
+    """
+    if not _holds(folder, os.getcwd()):
+        return [folder]
+    return [str(p) for p in sorted(Path(folder).glob("*.py")) if p.is_file()]
 
 
 def _racedeck_root() -> str:

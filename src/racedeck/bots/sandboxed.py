@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from racedeck.bots.human import HumanBot
-from racedeck.bots.sandbox import Sandbox, bwrap_path, python_binds, python_path
+from racedeck.bots.sandbox import Sandbox, bwrap_path, own_files, python_binds, python_path
 from racedeck.bots.subprocess_bot import DEFAULT_TIME_LIMIT, SubprocessBot
 from racedeck.core.bot import BotSpec
 from racedeck.core.model import Action, Observation
@@ -77,7 +77,7 @@ def sandboxed(
     if plugins_dir is not None:
         folder = str(plugins_dir.resolve())
         command += ["--plugins-dir", folder]
-        binds.append(folder)
+        binds += own_files(folder)
     if not entry_points:
         command.append("--no-entry-points")
     env = {"PYTHONPATH": python_path()} if python_path() else {}
