@@ -7,6 +7,8 @@ import json
 import os
 import shutil
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -339,3 +341,35 @@ def test_a_program_in_the_engines_folder_sees_only_its_own_file(
     )
     outcome, _ = _play(["cmd:python3 spy.py", "random"], SMALL)
     assert json.loads(outcome.debug[0].text) == ["spy.py"]
+
+
+def test_a_sandboxed_bot_dies_with_the_engine(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)
+    sleeper = tmp_path / f"{MARK}.py"
+    sleeper.write_text(
+        "import json, sys, time\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'start':\n"
+        "        print(json.dumps({'type': 'ready', 'protocol': 2, 'name': 's', 'version': '1'}),"
+        " flush=True)\n"
+        "    else:\n"
+        "        time.sleep(600)\n"
+    )
+    engine = subprocess.Popen(
+        [sys.executable, "-m", "racedeck", "play", "lacorsa", "-s", f"cmd:python3 {sleeper}",
+         "-s", "random", "--no-log", "--sandbox", "--time-limit", "120"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not _marked() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _marked(), "the sleeper never started"
+    finally:
+        engine.kill()
+        engine.wait()
+    deadline = time.monotonic() + 5
+    while _marked() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _marked()
