@@ -63,6 +63,13 @@ def bwrap_path() -> str:
             f"--sandbox needs bubblewrap (bwrap), which is not installed: install the {PACKAGE}"
             f" package (apt-get install {PACKAGE})"
         )
+    if os.geteuid() == 0 and not any(
+        os.access(os.path.join(folder, "setpriv"), os.X_OK) for folder in PATH.split(":")
+    ):
+        raise SandboxUnavailable(
+            "--sandbox run as root needs setpriv, which is not installed: install the"
+            " util-linux package (apt-get install util-linux)"
+        )
     return found
 
 
