@@ -107,7 +107,7 @@ class Registry:
         """
         from racedeck.bots.named import resolve  # the bots package registers through us
 
-        return resolve(lambda base: self._registered(base, game), name)
+        return resolve(lambda base: self._registered(base, game), name, self.games.get(game))
 
     def _registered(self, name: str, game: str) -> BotSpec:
         for spec in self.bots:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -74,3 +75,49 @@ def test_resume_refuses_a_program_that_changed_its_version_by_name(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert "loads at version tester 2.0, the tournament recorded version tester 1.0" in err[0]
+
+
+def test_a_log_with_a_protocol_2_program_verifies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seat = _program(tmp_path, "2.5")
+    log = tmp_path / "m.jsonl"
+    assert main(["play", "lacorsa", "-s", seat, "-s", "random", "-o", "races=1",
+                 "--log", str(log)]) == 0
+    assert main(["replay", str(log), "--verify"]) == 0
+    assert "reproduced" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
+def test_under_sandbox_a_program_is_asked_who_it_is_only_inside_its_sandbox(
+    tmp_path: Path,
+) -> None:
+    tmp_path.chmod(0o755)
+    path = tmp_path / "where.py"
+    path.write_text(
+        "import json, sys\n"
+        "first = open('/proc/1/cmdline', 'rb').read().split(bytes(1))[0]\n"
+        "where = 'inside' if first.endswith(b'bwrap') else 'outside'\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'start':\n"
+        "        print(json.dumps({'type': 'ready', 'protocol': 2, 'name': 'where',\n"
+        "                          'version': where}), flush=True)\n"
+        "    elif m['type'] == 'act':\n"
+        "        print(json.dumps({'decision': m['decision'], 'choice': 0}), flush=True)\n"
+        "    else:\n"
+        "        break\n"
+    )
+    seat = f"cmd:python3 {path}"
+    log = tmp_path / "m.jsonl"
+    assert main(["play", "lacorsa", "-s", seat, "-s", "random", "-o", "races=1",
+                 "--log", str(log), "--sandbox"]) == 0
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["seats"][0]["version"] == "where inside"
+    assert b'"kind":"fault"' not in log.read_bytes()
+    db = tmp_path / "t.sqlite"
+    assert main(["tournament", "lacorsa", "--bot", seat, "--bot", "random", "-o", "races=1",
+                 "--matches", "2", "--db", str(db), "--sandbox", "--workers", "1"]) == 0
+    with Store.open(db) as store:
+        assert store.spec.bot_versions[seat] == "where inside"
+        assert {r.status for r in store.records()} == {"ok"}

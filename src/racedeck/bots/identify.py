@@ -71,6 +71,9 @@ def _ask(spec: BotSpec, game: AnyGame) -> str | None:
 
 def identified(spec: BotSpec, game: AnyGame) -> BotSpec:
     """Return ``spec`` with its program's identity as its version, checked at every start."""
+    factory = spec.factory
+    if isinstance(factory, functools.partial) and factory.func is _expecting:
+        return spec  # asked already
     identity = program_identity(spec, game)
     if identity is None:
         return spec

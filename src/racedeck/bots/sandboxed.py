@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from racedeck.bots.human import HumanBot
+from racedeck.bots.identify import identified
+from racedeck.bots.named import is_program, program_spec
 from racedeck.bots.sandbox import Sandbox, bwrap_path, own_files, python_binds, python_path
 from racedeck.bots.subprocess_bot import DEFAULT_TIME_LIMIT, SubprocessBot
 from racedeck.core.bot import BotSpec
@@ -137,7 +139,15 @@ class SandboxedCatalogue:
         return self.catalogue.game(name)
 
     def bot(self, name: str, game: str) -> BotSpec:
-        """Return the bot called ``name`` for ``game``, to be played in a sandbox."""
+        """Return the bot called ``name`` for ``game``, to be played in a sandbox.
+
+        A program is not resolved by the catalogue (which would ask it who it is outside
+        any sandbox): it is made here, sandboxed, then asked.
+        """
+        if is_program(name):
+            found = self.catalogue.game(game)
+            boxed = sandboxed(program_spec(name), self.sandbox)
+            return identified(boxed, found)
         spec: BotSpec = self.catalogue.bot(name, game)
         return sandboxed(
             spec, self.sandbox, plugins_dir=self.plugins_dir, entry_points=self.entry_points

@@ -19,7 +19,6 @@ import msgspec
 import typer
 
 from racedeck import __version__
-from racedeck.bots.identify import identified_seats
 from racedeck.cli import output
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
 from racedeck.cli.contract import (
@@ -175,7 +174,6 @@ def play(
     confine = sandbox_of(sandbox, bot_memory)
     reg = confined(registry(plugins_dir), confine, plugins_dir)
     plan = plan_match(reg, game, seat, seed, parse_options(option), fault_policy, time_limit)
-    plan.seats = identified_seats(plan.seats, plan.game)  # a program's own name and version
     target = None if no_log else (log or plan.default_log_path())
     logger = get_logger().bind(game=plan.game.name, seed=seed)
     logger.debug("match starting", seats=seat)

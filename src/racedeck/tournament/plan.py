@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from racedeck.bots.named import is_program
+from racedeck.bots.named import is_program, program_spec
 from racedeck.core.errors import UsageError
 from racedeck.core.hashing import digest
 from racedeck.core.runner import FAULT_POLICIES
@@ -53,7 +53,11 @@ def plan_tournament(
     """
     game = registry.game(game_name)
     parsed = game.parse_options(options or {})
-    versions = {name: registry.bot(name, game.name).version for name in bots}
+    # A program is only named here; it is asked who it is below, in its sandbox if any.
+    versions = {
+        name: (program_spec(name) if is_program(name) else registry.bot(name, game.name)).version
+        for name in bots
+    }
     if fault_policy not in FAULT_POLICIES:
         raise UsageError(
             f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}, got {fault_policy!r}"

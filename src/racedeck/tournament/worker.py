@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from racedeck.bots.identify import identified
-from racedeck.bots.named import is_program
+from racedeck.bots.named import is_program, program_spec
 from racedeck.bots.sandbox import Sandbox
 from racedeck.bots.sandboxed import sandboxed
 from racedeck.core.bot import BotSpec
@@ -70,14 +70,16 @@ def seat_spec(spec: TournamentSpec, registry: Registry, game: Any, name: str) ->
     Sandboxed when the tournament says so; a program under the name and version it gives
     (``racedeck.bots.identify``).
     """
-    bot = registry.bot(name, game.name)
-    if spec.sandbox_memory:
-        bot = sandboxed(
-            bot,
-            Sandbox(memory=spec.sandbox_memory),
-            plugins_dir=Path(spec.plugins_dir) if spec.plugins_dir else None,
-            entry_points=spec.entry_points,
-        )
+    if not spec.sandbox_memory:
+        return registry.bot(name, game.name)  # a program there says who it is
+    # Sandboxed first, then asked: a program is never started outside its sandbox.
+    bot = program_spec(name) if is_program(name) else registry.bot(name, game.name)
+    bot = sandboxed(
+        bot,
+        Sandbox(memory=spec.sandbox_memory),
+        plugins_dir=Path(spec.plugins_dir) if spec.plugins_dir else None,
+        entry_points=spec.entry_points,
+    )
     return identified(bot, game)
 
 
