@@ -44,10 +44,14 @@ input.on("line", (line) => {
   const message = JSON.parse(line);
   let answer;
   if (message.type === "start") {
-    answer = { type: "ready", debug: `node example, seat ${message.seat}` };
+    answer = {
+      type: "ready", protocol: 2, name: "example-node", version: "1.0",
+      debug: `node example, seat ${message.seat}`,
+    };
   } else if (message.type === "act") {
     const [choice, why] = choose(message);
-    answer = { type: "action", choice: choice, debug: why };
+    // Protocol 2: the answer echoes the decision it answers.
+    answer = { decision: message.decision, choice: choice, debug: why };
   } else {
     input.close();
     return;

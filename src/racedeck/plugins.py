@@ -107,7 +107,7 @@ class Registry:
         """
         from racedeck.bots.named import resolve  # the bots package registers through us
 
-        return resolve(lambda base: self._registered(base, game), name)
+        return resolve(lambda base: self._registered(base, game), name, self.games.get(game))
 
     def _registered(self, name: str, game: str) -> BotSpec:
         for spec in self.bots:
@@ -152,9 +152,12 @@ def _entry_point_modules(allowed: set[str] | None) -> Iterable[tuple[str, Module
         if allowed is not None and (not dist or _normal(dist) not in allowed):
             continue
         try:
-            yield ep.name, ep.load()
-        except Exception as exc:
-            raise PluginError(f"plugin {ep.name!r} ({dist or '?'}) failed to load: {exc}") from None
+            loaded = ep.load()
+        except (Exception, SystemExit) as exc:  # a plugin's exit at import is its failure
+            raise PluginError(
+                f"plugin {ep.name!r} ({dist or '?'}) failed to load: {_failure(exc)}"
+            ) from None
+        yield ep.name, loaded
 
 
 def _dir_modules(plugins_dir: Path) -> Iterable[tuple[str, ModuleType]]:
@@ -176,10 +179,17 @@ def _dir_modules(plugins_dir: Path) -> Iterable[tuple[str, ModuleType]]:
         sys.modules[module_name] = module
         try:
             spec.loader.exec_module(module)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # a plugin's exit at import is its failure
             del sys.modules[module_name]
-            raise PluginError(f"{path}: failed to load: {type(exc).__name__}: {exc}") from None
+            raise PluginError(f"{path}: failed to load: {_failure(exc)}") from None
         yield path.name, module
+
+
+def _failure(exc: BaseException) -> str:
+    """Say what a plugin raised while it was imported."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r}) while being imported"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def plugin_manager(

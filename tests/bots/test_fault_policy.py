@@ -67,10 +67,9 @@ def test_a_bot_that_is_gone_is_replaced_for_the_rest_of_the_match_recorded_once(
 def test_every_bot_is_closed_even_when_the_match_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     class Broken(Bot):
         def act(self, observation, legal, rng):  # type: ignore[no-untyped-def]
-            interrupts.mark()  # as the engine's own Ctrl-C handler does: a real interrupt
-            raise KeyboardInterrupt
+            interrupts._on_sigint(2, None)  # the engine's own Ctrl-C handler: a real interrupt
 
-    monkeypatch.setattr(interrupts._State, "received", False)
+    monkeypatch.setattr(interrupts._State, "raised", [])
     Scripted.closed.clear()
     broken = BotSpec(name="broken", factory=Broken, description="")
     with pytest.raises(KeyboardInterrupt):
@@ -90,6 +89,25 @@ def test_a_bot_raising_what_ends_a_program_is_its_seats_fault(raised: type) -> N
     assert f"raised {raised.__name__}" in outcome.forfeit.reason
     replay = replay_log(REGISTRY, "match.jsonl", stream=io.BytesIO(log))
     assert replay.complete and replay.faults[0].seat == 1
+
+
+@pytest.mark.parametrize("raised", [SystemExit, KeyboardInterrupt])
+def test_a_bot_cannot_pass_its_exception_off_as_an_interrupt(
+    raised: type, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Even after a real interrupt was handled in this process, a bot's own is its fault."""
+    monkeypatch.setattr(interrupts._State, "raised", [])
+    with pytest.raises(KeyboardInterrupt):
+        interrupts._on_sigint(2, None)  # a Ctrl-C the engine handled earlier
+
+    class Pretender(Bot):
+        def act(self, observation, legal, rng):  # type: ignore[no-untyped-def]
+            raise raised
+
+    pretender = BotSpec(name="pretender", factory=Pretender, description="")
+    outcome, _ = play([RANDOM, pretender])
+    assert outcome.forfeit is not None and outcome.forfeit.seat == 1
+    assert f"raised {raised.__name__}" in outcome.forfeit.reason
 
 
 def test_a_failing_start_is_a_fault_too() -> None:

@@ -133,7 +133,11 @@ def test_a_tournament_records_parameters_and_its_resume_plays_them(
     assert code == 0, err
     seats = {tuple(json.loads(row[3])) for row in rows(db)}
     assert seats == {("ismcts:simulations=5", CMD), (CMD, "ismcts:simulations=5")}
+    # A program the database names runs again only when the resume names it too.
     code, _out, err = run(["tournament", "resume", str(db), "--workers", "1"], capsys)
+    assert code == 2 and "--program" in err
+    resume = ["tournament", "resume", str(db), "--workers", "1", "--program", CMD]
+    code, _out, err = run(resume, capsys)
     assert code == 0, err
     code, out, err = run(
         ["gate", "lacorsa", "--candidate", "ismcts:simulations=5", "--baseline", "random",

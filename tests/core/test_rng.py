@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import pickle
 import random
 
@@ -29,9 +30,19 @@ def test_derived_seeds_are_fixed_numbers() -> None:
 def test_a_bot_stream_is_seeded_only_when_it_first_draws() -> None:
     """A bot that never draws (a heuristic) costs its match no seeding at all."""
     rng = bot_stream(9, 3)
-    assert rng.__dict__.get("_pending") == (9, "bot/3")
+    assert rng.__dict__.get("_pending") == derive_seed(9, "bot/3")
     rng.random()
     assert rng.__dict__.get("_pending") is None
+
+
+def test_a_bot_stream_holds_nothing_of_the_match_seed() -> None:
+    """Holding its generator reveals only its own stream: nothing keeps the match seed."""
+    seed = 987_654_321_123
+    rng = bot_stream(seed, 1)
+    held = [*vars(rng).values(), *gc.get_referents(rng)]
+    flat = [x for v in held for x in (v if isinstance(v, tuple) else (v,))]
+    assert seed not in flat
+    assert not any(isinstance(x, str) and str(seed) in x for x in flat)
 
 
 def test_a_bot_stream_draws_what_its_named_stream_draws_whatever_it_is_asked() -> None:

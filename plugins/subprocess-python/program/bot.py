@@ -42,11 +42,15 @@ def main() -> None:
             game = message["game"]
             answer: dict[str, Any] = {
                 "type": "ready",
+                "protocol": 2,
+                "name": "example-python",
+                "version": "1.0",
                 "debug": f"python example, seat {message['seat']}",
             }
         elif kind == "act":
             choice, why = choose(message, game)
-            answer = {"type": "action", "choice": choice, "debug": why}
+            # Protocol 2: the answer echoes the decision it answers.
+            answer = {"decision": message["decision"], "choice": choice, "debug": why}
         else:
             break
         sys.stdout.write(json.dumps(answer) + "\n")

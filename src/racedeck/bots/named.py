@@ -21,9 +21,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from racedeck.bots.identify import identified
 from racedeck.bots.subprocess_bot import subprocess_spec
 from racedeck.core.bot import BotParameterError, BotSpec
 from racedeck.core.errors import UnknownBotError
+from racedeck.core.game import AnyGame
 
 COMMAND_PREFIX = "cmd:"
 """Marks a bot that is a program: ``cmd:python3 bot.py``."""
@@ -55,10 +57,15 @@ def program_spec(name: str) -> BotSpec:
     return subprocess_spec(name, command, description=f"the program {' '.join(command)}")
 
 
-def resolve(lookup: Callable[[str], BotSpec], name: str) -> BotSpec:
-    """Return the bot ``name`` names; ``lookup`` finds a registered bot by its plain name."""
+def resolve(lookup: Callable[[str], BotSpec], name: str, game: AnyGame | None = None) -> BotSpec:
+    """Return the bot ``name`` names; ``lookup`` finds a registered bot by its plain name.
+
+    With ``game``, a program is asked its own name and version for that game (protocol 2,
+    ``racedeck.bots.identify``): they are then its version.
+    """
     if is_program(name):
-        return program_spec(name)
+        spec = program_spec(name)
+        return spec if game is None else identified(spec, game)
     base, sep, settings = name.partition(":")
     spec = lookup(base)
     if not sep:

@@ -29,14 +29,20 @@ from typing import Any, NoReturn
 
 import msgspec
 
+from racedeck.bots.sandbox import Sandbox, in_sandbox, program_binds
+from racedeck.bots.violations import CLIP as CLIP
+from racedeck.bots.violations import Violation as Violation
+from racedeck.bots.violations import clip, decoded_object, where
 from racedeck.core import proctree
 from racedeck.core.bot import Bot, BotFault, BotGone, BotSpec
 from racedeck.core.game import AnyGame
 from racedeck.core.model import Action, Observation, Options, Result
 from racedeck.core.rng import Rng
 
-PROTOCOL = 1
-"""The version of the protocol this engine speaks."""
+PROTOCOL = 2
+"""The version of the protocol this engine speaks (it still plays version 1 programs)."""
+STRAY = "a line that answers no decision it was asked"
+"""What a line that echoes no decision asked is told, however its timing fell."""
 DEFAULT_TIME_LIMIT = 5.0
 """Seconds a program may take to answer one decision."""
 DEFAULT_START_LIMIT = 10.0
@@ -47,26 +53,6 @@ MAX_LINE = 1 << 20
 """The longest answer line accepted, in bytes."""
 STDERR_KEEP = 1 << 16
 """How many bytes of the end of a program's standard error are kept (the rest is dropped)."""
-CLIP = 200
-"""How many characters of an offending message a fault reason quotes."""
-
-
-class Violation(msgspec.Struct, frozen=True, kw_only=True):
-    """One breach of the protocol: what kind, at which decision, and the message behind it.
-
-    ``kind`` is one of ``bad-json``, ``bad-answer``, ``illegal-action``, ``timeout``,
-    ``crash``. ``decision`` counts from 0; -1 is the start of the match.
-    """
-
-    kind: str
-    decision: int
-    detail: str
-    message: str = ""
-
-
-def clip(text: str, width: int = CLIP) -> str:
-    """Return ``text`` cut to ``width`` characters, marked when cut."""
-    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 class SubprocessBot(Bot):
@@ -82,8 +68,22 @@ class SubprocessBot(Bot):
         start_limit: float = DEFAULT_START_LIMIT,
         cwd: str | None = None,
         on_violation: Callable[[Violation], None] | None = None,
+        sandbox: Sandbox | None = None,
+        binds: Sequence[str] = (),
     ) -> None:
         self.command = list(command)
+        self.sandbox = sandbox
+        self.binds = list(binds)
+        self.env: dict[str, str] = {}
+        """Variables the program finds set in its sandbox (its environment is empty)."""
+        self.protocol = 1
+        """The protocol version the program said it speaks in ``ready`` (1 if it did not)."""
+        self.program: tuple[str, str] | None = None
+        """The name and version the program gave in ``ready`` (protocol 2)."""
+        self.expect: str | None = None
+        """``"<name> <version>"`` the match was planned with (``racedeck.bots.identify``)."""
+        self._late: set[int] = set()
+        """Decisions settled by a stray line: a late answer to one is dropped."""
         self.time_limit = time_limit
         self.start_limit = start_limit
         self.cwd = cwd
@@ -107,15 +107,23 @@ class SubprocessBot(Bot):
 
     def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
         """Start the program, send ``start`` and wait for ``ready``."""
+        command, cwd, preexec = self.command, self.cwd, _in_child
+        if self.sandbox is not None:
+            binds, argv = program_binds(self.command, self.cwd)
+            where = self.cwd or os.getcwd()  # empty inside, but for the folders bound
+            command = self.sandbox.command(
+                argv, binds=[*binds, *self.binds], cwd=where, env=self.env
+            )
+            cwd, preexec = None, partial(in_sandbox, self.sandbox, _in_child)
         try:
             self._process = subprocess.Popen(
-                self.command,
+                command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                cwd=self.cwd,
+                cwd=cwd,
                 start_new_session=True,
-                preexec_fn=_in_child,  # two prctl calls: nothing that takes a lock
+                preexec_fn=preexec,  # prctl and setrlimit calls: nothing that takes a lock
             )
         except OSError as exc:
             self._fail("crash", -1, f"cannot start {' '.join(self.command)}: {exc.strerror}")
@@ -134,24 +142,68 @@ class SubprocessBot(Bot):
         answer = self._parse(line, -1)
         if answer.get("type") != "ready":
             self._violate("bad-answer", -1, 'the answer to "start" must be {"type": "ready"}', line)
+        self._ready(answer, line)
+
+    def _ready(self, answer: dict[str, Any], line: str) -> None:
+        """Read the protocol version, name and version a program gives in ``ready``."""
+        protocol = answer.get("protocol", 1)
+        if protocol not in (1, 2):
+            self._violate("bad-answer", -1, f"protocol {protocol!r} is not 1 or 2", line)
+        self.protocol = protocol
+        if protocol == 2:
+            name, version = answer.get("name"), answer.get("version")
+            if not isinstance(name, str) or not isinstance(version, str) or not name:
+                self._violate(
+                    "bad-answer", -1, 'protocol 2 "ready" names the program: "name", "version"',
+                    line,
+                )
+            self.program = (name, version)
+        said = f"{self.program[0]} {self.program[1]}" if self.program else None
+        if self.expect is not None and said != self.expect:
+            self._fail(
+                "bad-answer", -1,
+                f"the program says it is {said or 'nothing (protocol 1)'}; the match was"
+                f" planned with {self.expect}", line,
+            )
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Send the decision and return the action the program answers with."""
         decision = self.decisions
         self.decisions += 1
-        message = {
+        message = self._act_message(decision, observation, legal, rng)
+        self._nothing_unasked(decision)
+        deadline = time.monotonic() + self.time_limit
+        self._send(message, decision, deadline)
+        while True:
+            line = self._receive(decision, deadline)
+            if self.protocol == 1:
+                break
+            echoed = decoded_object(line)
+            if echoed is not None and echoed.get("decision") == decision:
+                break
+            self._stray(echoed or {}, decision, line)
+        answer = self._parse(line, decision)
+        return self._chosen(answer, legal, decision, line)
+
+    def _act_message(
+        self, decision: int, observation: Observation, legal: Sequence[Action], rng: Rng
+    ) -> dict[str, Any]:
+        return {
             "type": "act",
             "decision": decision,
             "seed": rng.getrandbits(53),
             "observation": observation,
             "legal": legal,
         }
-        self._nothing_unasked(decision)
-        deadline = time.monotonic() + self.time_limit
-        self._send(message, decision, deadline)
-        line = self._receive(decision, deadline)
-        answer = self._parse(line, decision)
-        return self._chosen(answer, legal, decision, line)
+
+    def _stray(self, answer: dict[str, Any], decision: int, line: str) -> None:
+        """Drop a late answer to a decision already settled; any other line is a violation."""
+        echoed = answer.get("decision")
+        if isinstance(echoed, int) and echoed in self._late:
+            self._late.discard(echoed)
+            return
+        self._late.add(decision)  # its real answer may still come: it is dropped then
+        self._violate("bad-answer", decision, STRAY, line)
 
     def take_debug(self) -> str | None:
         """Return the debug text of the program's last message, if it sent one."""
@@ -219,7 +271,7 @@ class SubprocessBot(Bot):
             self._buffer += chunk
         raw, self._buffer = self._buffer.split(b"\n", 1)
         text = raw.decode("utf-8", errors="replace")
-        if self._buffer:
+        if self._buffer and self.protocol == 1:
             self._buffer = b""
             self._violate("bad-answer", decision, "more than one line for one message", text)
         return text
@@ -237,11 +289,22 @@ class SubprocessBot(Bot):
             self._buffer += chunk
             if len(self._buffer) > MAX_LINE:
                 break
+        if self.protocol == 2:
+            self._unasked_lines(decision)
         if self._buffer.strip():
             unasked = self._buffer.decode("utf-8", errors="replace")
             self._buffer = b""
             self._violate("bad-answer", decision, "a line sent before it was asked", unasked)
         self._buffer = b""
+
+    def _unasked_lines(self, decision: int) -> None:
+        """Take the complete lines waiting: late answers are dropped, any other is stray."""
+        while b"\n" in self._buffer:
+            raw, self._buffer = self._buffer.split(b"\n", 1)
+            if not raw.strip():
+                continue
+            line = raw.decode("utf-8", errors="replace")
+            self._stray(decoded_object(line) or {}, decision, line)
 
     def _errs(self) -> list[int]:
         process = self._process
@@ -279,6 +342,13 @@ class SubprocessBot(Bot):
     def _chosen(
         self, answer: dict[str, Any], legal: Sequence[Action], decision: int, line: str
     ) -> Action:
+        if self.protocol == 2 and "fault" in answer:
+            reason = answer["fault"]
+            reason = reason if isinstance(reason, str) else msgspec.json.encode(reason).decode()
+            violation = Violation(kind="fault", decision=decision, detail=reason, message=line)
+            if self.on_violation is not None:
+                self.on_violation(violation)
+            raise BotFault(clip(reason))
         if "choice" in answer:
             choice = answer["choice"]
             if isinstance(choice, bool) or not isinstance(choice, int):
@@ -319,7 +389,7 @@ class SubprocessBot(Bot):
         violation = Violation(kind=kind, decision=decision, detail=detail, message=message)
         if self.on_violation is not None:
             self.on_violation(violation)
-        raise BotFault(f"{kind} at {_where(decision)}: {detail}: {clip(message)}")
+        raise BotFault(f"{kind} at {where(decision)}: {detail}: {clip(message)}")
 
     def _fail(self, kind: str, decision: int, detail: str, message: str = "") -> NoReturn:
         """Record a violation that ends the program: kill what is left of it."""
@@ -328,7 +398,7 @@ class SubprocessBot(Bot):
         if self.on_violation is not None:
             self.on_violation(violation)
         quoted = f": {clip(message)}" if message else ""
-        raise BotGone(f"{kind} at {_where(decision)}: {detail}{quoted}")
+        raise BotGone(f"{kind} at {where(decision)}: {detail}{quoted}")
 
     def _timeout(self, decision: int, doing: str) -> NoReturn:
         limit = self.start_limit if decision < 0 else self.time_limit
@@ -369,6 +439,11 @@ class SubprocessBot(Bot):
         if process is None:
             return
         if process.poll() is None:
+            if self.sandbox is not None:
+                # The sandbox's first process: its death takes every process in it along.
+                for child in proctree.children(process.pid):
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.kill(child, signal.SIGKILL)
             proctree.kill_tree(process.pid)
         else:
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -385,10 +460,6 @@ def _in_child() -> None:
     """Run in the program's process before it starts: adopt orphans, die with the engine."""
     proctree.become_subreaper()
     proctree.die_with_parent()
-
-
-def _where(decision: int) -> str:
-    return "start" if decision < 0 else f"decision {decision}"
 
 
 def subprocess_spec(
@@ -413,4 +484,6 @@ def subprocess_spec(
         version=version,
         games=games,
         time_limit=float("inf"),
+        command=tuple(command),
+        cwd=cwd,
     )

@@ -20,6 +20,7 @@ from racedeck import __version__
 from racedeck.cli import output
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
 from racedeck.cli.help import plain_help
+from racedeck.cli.sandboxing import BotMemory, SandboxFlag, confined, sandbox_of
 from racedeck.core.errors import (
     EXIT_BAD_INPUT,
     EXIT_FAILURE,
@@ -172,6 +173,8 @@ def play(
     ] = None,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
+    sandbox: SandboxFlag = False,
+    bot_memory: BotMemory = None,
 ) -> None:
     """Play one match between bots and print the finishing order, the scores and the log."""
     from racedeck.cli.contract import PlayOutput
@@ -186,7 +189,8 @@ def play(
         )
     if log is not None and no_log:
         raise UsageError("--log and --no-log contradict each other")
-    reg = registry(plugins_dir)
+    confine = sandbox_of(sandbox, bot_memory)
+    reg = confined(registry(plugins_dir), confine, plugins_dir)
     plan = plan_match(reg, game, seat, seed, parse_options(option), fault_policy, time_limit)
     target = None if no_log else (log or plan.default_log_path())
     logger = get_logger().bind(game=plan.game.name, seed=seed)

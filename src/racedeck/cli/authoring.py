@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
-from racedeck.core.errors import EXIT_FAILURE, RacedeckError, UsageError
+from racedeck.core.errors import EXIT_FAILURE, RacedeckError
 
 CHECK_TIME_LIMIT = 5.0
 """Seconds a checked program may take per decision unless told: a program bot's own limit
@@ -41,7 +40,7 @@ def check(
         str,
         typer.Argument(
             help='The program, quoted as one argument: "node bot.js", "cmd:node bot.js"'
-            " (as --seat names it) or a path to an executable."
+            " (as --seat names it) or a path to an executable; or a registered bot's name."
         ),
     ],
     game: GameOption,
@@ -53,22 +52,14 @@ def check(
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
-    """Play a few matches with a program and report every protocol violation it makes."""
-    from racedeck.bots.check import check_program
-    from racedeck.bots.named import COMMAND_PREFIX
+    """Play a few matches with a program or a registered bot and report every violation."""
+    from racedeck.bots.check import check_named
     from racedeck.cli.contract import BotCheckOutput, ViolationRow
 
-    if command.startswith(COMMAND_PREFIX):
-        command = command[len(COMMAND_PREFIX) :]
-    try:
-        argv = shlex.split(command)
-    except ValueError as exc:
-        raise UsageError(f"cannot split the command {command!r}: {exc}") from None
-    if not argv:
-        raise UsageError("the command to check is empty")
-    report = check_program(
-        registry(plugins_dir), argv, game, matches=matches, seed=seed, time_limit=time_limit
+    report = check_named(
+        registry(plugins_dir), command, game, matches=matches, seed=seed, time_limit=time_limit
     )
+    argv = report.command
     if json:
         emit_json(
             BotCheckOutput(
@@ -95,7 +86,7 @@ def check(
     else:
         typer.echo(
             f"{report.game}: {report.matches} matches, {report.decisions} decisions "
-            f"asked of {command}"
+            f"asked of {command}" + (f" ({report.program})" if report.program else "")
         )
         for finding in report.findings:
             typer.echo(finding.describe())

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
+from racedeck.cli.sandboxing import BotMemory, SandboxFlag, confined, sandbox_of
 from racedeck.core.errors import UsageError
 
 LogArg = Annotated[Path, typer.Argument(help="A match log (JSON Lines).")]
@@ -71,12 +72,15 @@ def fork(
     ] = None,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
+    sandbox: SandboxFlag = False,
+    bot_memory: BotMemory = None,
 ) -> None:
     """Continue a match from event N with other bots or another seed, into a new log."""
     from racedeck.cli.contract import ForkOutput, ForkVerifyOutput
     from racedeck.core.fork import fork_log, verify_fork
 
     reg = registry(plugins_dir)
+    confine = sandbox_of(sandbox, bot_memory)
     if verify:
         if at is not None or seat or seed is not None or log_out is not None:
             raise UsageError(
@@ -101,7 +105,7 @@ def fork(
     if at is None:
         raise UsageError("fork needs --at N, the last event kept from LOG")
     target = log_out or log.with_name(f"{log.stem}.fork{at}{log.suffix or '.jsonl'}")
-    forked = fork_log(reg, log, at, target, bots=seat, seed=seed)
+    forked = fork_log(confined(reg, confine, plugins_dir), log, at, target, bots=seat, seed=seed)
     result = forked.outcome.result
     if json:
         emit_json(

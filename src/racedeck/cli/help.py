@@ -25,6 +25,7 @@ METAVARS = {
     "html": "PATH",
     "into": "DIR",
     "time_limit": "SECONDS",
+    "bot_memory": "SIZE",
 }
 """Names for values that say more than the option's own name would."""
 

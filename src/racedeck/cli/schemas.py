@@ -67,8 +67,11 @@ class Start(ProtocolMessage, tag="start"):
 
 
 class Ready(ProtocolMessage, tag="ready"):
-    """Program to engine: ready to play."""
+    """Program to engine: ready to play (protocol 2: also its name and version)."""
 
+    protocol: int = 1
+    name: str | None = None
+    version: str | None = None
     debug: str | None = None
 
 
@@ -80,13 +83,20 @@ class Act(ProtocolMessage, tag="act"):
     """A seed for the program's own choices, below 2^53 so that every JSON reader keeps it."""
     observation: Any
     legal: list[Any]
+    stream: Any = None
+    """racedeck's own host only, at decision 0: the seat's generator state."""
 
 
 class Answer(msgspec.Struct, kw_only=True):
-    """Program to engine: the chosen action, by index in ``legal`` or in full."""
+    """Program to engine: the chosen action, by index in ``legal`` or in full.
 
+    Protocol 2: ``decision`` echoes the decision answered; ``fault`` gives it up, saying why.
+    """
+
+    decision: int | None = None
     choice: int | None = None
     action: Any = None
+    fault: str | None = None
     debug: str | None = None
 
 

@@ -13,6 +13,7 @@ import typer
 from typer.core import TyperGroup
 
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
+from racedeck.cli.sandboxing import BotMemory, SandboxFlag, sandbox_memory, sandbox_of
 from racedeck.core.errors import UsageError
 
 
@@ -127,6 +128,8 @@ def run_command(
     allow_unreproducible: AllowUnreproducible = False,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
+    sandbox: SandboxFlag = False,
+    bot_memory: BotMemory = None,
 ) -> None:
     """Run a tournament and print the standings; one JSON line a match with --json."""
     from racedeck.cli.tournament_play import open_or_create, play_store
@@ -135,6 +138,7 @@ def run_command(
 
     if report_every is not None:
         parse_report_every(report_every)
+    confine = sandbox_of(sandbox, bot_memory)
     spec = planned.plan_tournament(
         registry(plugins_dir),
         game,
@@ -150,6 +154,7 @@ def run_command(
         log_compression=log_compression,
         plugins_dir=plugins_dir,
         allow_unreproducible=allow_unreproducible,
+        sandbox_memory=sandbox_memory(confine),
     )
     path = db or planned.default_db_path(spec)
     spec = planned.with_log_dir(spec, path)
@@ -178,6 +183,13 @@ def resume_command(
             help="The plugins folder the tournament was run with: its code runs only if named.",
         ),
     ] = None,
+    program: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--program",
+            help="A program the tournament plays (cmd:...): it is started only if named.",
+        ),
+    ] = None,
 ) -> None:
     """Play the matches a stopped tournament is missing, then print the standings."""
     from racedeck.cli.tournament_play import play_store
@@ -190,13 +202,13 @@ def resume_command(
         parse_report_every(report_every)
     with Store.open(db) as store:
         # Nothing of the database's plugins folder runs before the user named that folder.
-        spec = resume_spec(store.spec, db, plugins_dir)
+        spec = resume_spec(store.spec, db, plugins_dir, program or ())
         # Said here, in one line, before any worker starts and finds the same.
         problem = version_problem(spec, loaded_versions(spec))
         if problem is not None:
             raise VersionMismatch(f"cannot resume {db}: {problem}")
     with (
-        Store.open(db) as store,
+        Store.open(db, lock=True) as store,
         make_executor(executor, workers, ray_address, spec.plugins_dir) as running,
     ):
         store.spec = spec
@@ -282,6 +294,8 @@ def gate_command(
     allow_unreproducible: AllowUnreproducible = False,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
+    sandbox: SandboxFlag = False,
+    bot_memory: BotMemory = None,
 ) -> None:
     """Is CANDIDATE better than BASELINE? Exit 0 if so, 1 if not, 5 if undecided at the limit."""
     import msgspec
@@ -291,6 +305,7 @@ def gate_command(
     from racedeck.tournament.plan import plan_tournament
     from racedeck.tournament.progress import DEFAULT_REPORT_EVERY, parse_report_every
 
+    confine = sandbox_of(sandbox, bot_memory)
     every = parse_report_every(report_every) if report_every is not None else DEFAULT_REPORT_EVERY
     if not candidate or not baseline:
         raise UsageError("gate needs --candidate BOT and --baseline BOT")
@@ -324,6 +339,7 @@ def gate_command(
         time_limit=time_limit,
         plugins_dir=plugins_dir,
         allow_unreproducible=allow_unreproducible,
+        sandbox_memory=sandbox_memory(confine),
     )
     spec = msgspec.structs.replace(spec, sprt=(sprt.alpha, sprt.beta, sprt.p1))
     if spec.matches < 2:

@@ -46,7 +46,7 @@ from racedeck.tournament.report import standings_json, standings_table
 from racedeck.tournament.run import play
 from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.standings import Standings, compute_standings
-from racedeck.tournament.store import Store
+from racedeck.tournament.store import Store, database_exists
 
 
 class Interrupted(RacedeckError):
@@ -152,9 +152,9 @@ def standings_output(standings: Standings, db: Path, html: Path | None) -> Stand
 
 def open_or_create(path: Path, spec: TournamentSpec, json: bool) -> Store:
     """Create the database, or reopen it when it holds this very tournament."""
-    if not path.exists():
-        return Store.create(path, spec)
-    store = Store.open(path)
+    if not database_exists(path):
+        return Store.create(path, spec, lock=True)
+    store = Store.open(path, lock=True)
     if store.spec != spec:
         store.close()
         raise UsageError(
@@ -185,9 +185,9 @@ def gate_store(path: Path, spec: TournamentSpec, json: bool) -> Store:
     The match limit may differ (raising it is how a gate undecided at its limit goes on);
     anything else that shapes the matches must be the same, or they would not be its own.
     """
-    if not path.exists():
-        return Store.create(path, spec)
-    store = Store.open(path)
+    if not database_exists(path):
+        return Store.create(path, spec, lock=True)
+    store = Store.open(path, lock=True)
     # The test (alpha, beta, margin) judges the matches; it does not shape them.
     if msgspec.structs.replace(store.spec, matches=spec.matches, sprt=spec.sprt) != spec:
         store.close()

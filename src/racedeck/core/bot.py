@@ -219,6 +219,10 @@ class BotSpec:
     reproducible: bool = True
     parameters: Any = NO_PARAMETERS
     configure: Callable[[Any], Bot] | None = None
+    command: tuple[str, ...] | None = None
+    """For a program's bot, its command line (and ``cwd`` its folder): what ``--sandbox``
+    runs in place of the factory."""
+    cwd: str | None = None
 
     def declared(self) -> tuple[Parameter, ...]:
         """Return the parameters this bot declares, with this registration's defaults."""

@@ -18,6 +18,7 @@ that cannot be kept.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 from collections.abc import Iterator
@@ -28,6 +29,10 @@ from typing import BinaryIO
 from racedeck.core.errors import RacedeckError
 
 PARTIAL_SUFFIX = ".partial"
+
+
+WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
+"""The errors of writing a file that say the disk, not the program, failed."""
 
 
 class FileWriteError(RacedeckError):
@@ -128,13 +133,17 @@ def atomic_write(target: str | Path, what: str | None = None) -> Iterator[Binary
             handle = open(partial, "xb")  # noqa: SIM115 - closed by the with below
         except OSError as exc:
             raise FileWriteError(what, exc) from None
-        with handle:
-            yield handle
-            try:
+        try:
+            with handle:
+                yield handle
                 handle.flush()
                 os.fsync(handle.fileno())
-            except OSError as exc:
-                raise FileWriteError(what, exc) from None
+        except OSError as exc:
+            # A write into the file by the block, its flush, sync or close: a full disk,
+            # a quota, a file too big. Any other OSError is not the file's and goes on.
+            if exc.errno not in WRITE_ERRNOS and exc.filename is not None:
+                raise
+            raise FileWriteError(what, exc) from None
 
 
 def write_atomically(target: str | Path, payload: bytes, what: str | None = None) -> Path:

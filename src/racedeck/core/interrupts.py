@@ -2,8 +2,8 @@
 
 A bot may raise anything, ``SystemExit`` and ``KeyboardInterrupt`` included, and that is
 its seat's fault. A person pressing Ctrl-C, or a signal telling a tournament to stop,
-must still stop the engine. The engine's own handlers mark that here before they raise,
-so the runner re-raises only what was marked.
+must still stop the engine. The engine's own handlers keep the very exception they raise,
+so the runner re-raises only that one: there is no flag a bot could set.
 """
 
 from __future__ import annotations
@@ -15,26 +15,33 @@ import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from types import FrameType
-from typing import Any
+from typing import Any, NoReturn
 
 
 class _State:
-    received = False
+    raised: list[BaseException] = []
+    """The interrupts the engine's own handlers raised, newest last (a few are kept)."""
 
 
-def mark() -> None:
-    """Record that a real interrupt arrived (called by the engine's signal handlers)."""
-    _State.received = True
+_KEEP = 8
+
+
+def _interrupt() -> NoReturn:
+    """Raise a ``KeyboardInterrupt`` the engine can later tell for its own (handlers only)."""
+    exc = KeyboardInterrupt()
+    raised = _State.raised
+    raised.append(exc)
+    del raised[:-_KEEP]
+    raise exc
 
 
 def received() -> bool:
-    """Return True once a real interrupt arrived in this process."""
-    return _State.received
+    """Return True once one of the engine's handlers raised an interrupt in this process."""
+    return bool(_State.raised)
 
 
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
-    mark()
-    raise KeyboardInterrupt
+    _interrupt()
 
 
 # The ``signal`` module's own functions turn every handler they return into an enum
@@ -126,13 +133,28 @@ def held() -> AbstractContextManager[None]:
 
 
 def is_bots_own(exc: BaseException) -> bool:
-    """Return True when ``exc``, raised out of a bot's code, is the bot's and not an interrupt."""
-    return not (isinstance(exc, (KeyboardInterrupt, SystemExit)) and received())
+    """Return True when ``exc``, raised out of a bot's code, is the bot's and not an interrupt.
+
+    Only the very exception one of the engine's handlers raised (or one raised while it
+    was being handled, as a bot that catches it and raises another does) is an interrupt.
+    A ``KeyboardInterrupt`` or ``SystemExit`` a bot makes itself is its own, whatever
+    else happened in the process before.
+    """
+    raised = _State.raised
+    if not raised:
+        return True
+    seen: BaseException | None = exc
+    for _ in range(64):  # a chain a bot built to be endless ends here
+        if seen is None:
+            return True
+        if any(seen is mine for mine in raised):
+            return False
+        seen = seen.__context__
+    return True
 
 
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
-    mark()
-    raise KeyboardInterrupt
+    _interrupt()
 
 
 @contextlib.contextmanager

@@ -80,6 +80,26 @@ def descendants(root: int) -> list[int]:
     return found
 
 
+def children(parent: int) -> list[int]:
+    """Return the processes whose parent is ``parent`` (Linux; empty elsewhere)."""
+    try:
+        with open(f"/proc/{parent}/task/{parent}/children", "rb") as handle:
+            return [int(pid) for pid in handle.read().split()]
+    except OSError:
+        pass
+    found = descendants(parent)
+    return [pid for pid in found if _parent(pid) == parent]
+
+
+def _parent(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return -1
+    return int(stat[stat.rfind(b")") + 2 :].split()[1])
+
+
 def kill_tree(root: int) -> None:
     """Kill ``root``, its process group and every descendant it adopted or started."""
     for _ in range(3):  # a process may fork while its siblings are being killed

@@ -20,6 +20,7 @@ from typing import Any
 
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.game import AnyGame
+from racedeck.core.handed import copy_legal, copy_observation
 from racedeck.core.log import encode
 from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Observation, Options, Result
 from racedeck.core.rng import Rng, bot_stream, engine_stream
@@ -148,7 +149,8 @@ def watched(
             seen = game.observe(state, seat) if bot.reads_observation else NOT_OBSERVED
             # The recorded events stand whatever the bot answers, or if it fails.
             with contextlib.suppress(Exception):
-                answer = bot.act(seen, legal[seat], rngs[seat])
+                handed = copy_legal(legal[seat], game.action_type)
+                answer = bot.act(copy_observation(seen), handed, rngs[seat])
                 if number >= len(counts):
                     # The fork point split this sealed step: the seat already chose.
                     pending[seat] = answer

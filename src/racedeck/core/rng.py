@@ -32,18 +32,24 @@ def stream(seed: int, name: str) -> Rng:
 
 
 class _LazyStream(random.Random):
-    """A stream that derives and seeds itself only when first drawn from.
+    """A stream that seeds its generator only when first drawn from.
 
-    Seeding a generator costs microseconds (hashing the name, then Mersenne Twister's
-    initialisation), which add up over the engine steps of a short race (most draw
-    nothing) and over the bots of a match (a heuristic bot never draws). What it draws is
-    exactly what ``stream(seed, name)`` draws.
+    Seeding a Mersenne Twister costs microseconds, which add up over the engine steps of
+    a short race (most draw nothing) and over the bots of a match (a heuristic bot never
+    draws). What it draws is exactly what ``stream(seed, name)`` draws. It keeps only the
+    stream's own derived seed, never the match seed: a bot holding its generator learns
+    nothing about the engine's or another seat's streams (the hash is one-way).
     """
 
-    def __init__(self, seed: int, name: str) -> None:
+    def __init__(self, derived: int) -> None:
         # Deliberately not seeding here (random.Random.__init__ would): see _start.
         self.gauss_next = None
-        self._pending: tuple[int, str] | None = (seed, name)
+        self._pending: Any = derived
+
+    def _derived(self) -> int:
+        """Return the seed to start the generator from."""
+        derived: int = self._pending
+        return derived
 
     def _started(self) -> None:
         """Send later draws straight to the C generator, not through this class."""
@@ -53,9 +59,9 @@ class _LazyStream(random.Random):
 
     def _start(self) -> None:
         if self._pending is not None:
-            seed, name = self._pending
+            derived = self._derived()
             self._started()
-            _seed_c(self, derive_seed(seed, name))
+            _seed_c(self, derived)
 
     def random(self) -> float:
         """Return the next float in [0, 1)."""
@@ -87,13 +93,30 @@ class _LazyStream(random.Random):
         return (random.Random, (), self.getstate())
 
 
+class _LazyEngineStream(_LazyStream):
+    """An engine stream, which also puts off hashing its name until it is first drawn from.
+
+    Most engine steps draw nothing, so hashing eagerly would cost every step. It holds
+    the match seed until then; no bot is ever handed one (the engine's own frames hold
+    the seed anyway, see the threat model in docs/architecture.md).
+    """
+
+    def __init__(self, seed: int, name: str) -> None:
+        self.gauss_next = None
+        self._pending = (seed, name)
+
+    def _derived(self) -> int:
+        seed, name = self._pending
+        return derive_seed(seed, name)
+
+
 def engine_stream(seed: int, event_count: int) -> Rng:
     """Return the engine's generator for the decision taken after ``event_count`` events.
 
     Keying the engine's chance on the position in the log lets a match be forked from any
     event and still draw exactly what the original drew from there on.
     """
-    return _LazyStream(seed, f"game/{event_count}")
+    return _LazyEngineStream(seed, f"game/{event_count}")
 
 
 _BOT_STREAMS = tuple(f"bot/{seat}" for seat in range(16))
@@ -102,6 +125,10 @@ making its stream."""
 
 
 def bot_stream(seed: int, seat: int) -> Rng:
-    """Return the private generator of the bot in ``seat`` (seeded when it first draws)."""
+    """Return the private generator of the bot in ``seat`` (seeded when it first draws).
+
+    It holds only ``derive_seed(seed, "bot/<seat>")``, from which neither the match seed
+    nor any other stream can be worked out.
+    """
     name = _BOT_STREAMS[seat] if 0 <= seat < len(_BOT_STREAMS) else f"bot/{seat}"
-    return _LazyStream(seed, name)
+    return _LazyStream(derive_seed(seed, name))

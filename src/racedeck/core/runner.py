@@ -25,6 +25,7 @@ from racedeck.core import interrupts, isolation
 from racedeck.core.bot import Bot, BotFault, BotGone, BotSpec, BotTimeout
 from racedeck.core.errors import OptionError
 from racedeck.core.game import AnyGame
+from racedeck.core.handed import copy_legal, copy_observation, engine_action
 from racedeck.core.hashing import digest
 from racedeck.core.interrupts import is_bots_own
 from racedeck.core.isolation import IsolatedBot
@@ -427,6 +428,7 @@ def _play(
     next_step = game.next_step
     legal_actions = game.legal_actions
     observe = game.observe
+    action_type = game.action_type
     resolve = game.resolve
     seq = start_events
     write = writer.event if writer is not None else None
@@ -447,22 +449,17 @@ def _play(
                 answer: object = None
                 failure: BaseException | None = None
                 action: Action | None = None
+                # What the bot gets is its own copy (core/handed.py).
+                handed = copy_legal(legal, action_type)
                 try:
                     if clock is None:
-                        answer = bots[seat].act(observation, legal, rngs[seat])
+                        answer = bots[seat].act(copy_observation(observation), handed, rngs[seat])
                     else:
                         answer = clock.call(
-                            limits[seat], bots[seat].act, observation, legal, rngs[seat]
+                            limits[seat], bots[seat].act, copy_observation(observation),
+                            handed, rngs[seat],
                         )
-                    if len(legal) >= _INDEXED_FROM:
-                        action = _LEGAL_INDEX.find(legal, answer)
-                    else:
-                        # choose's first pass, in line: the answer is nearly always one
-                        # of the very objects offered, and a call a decision is dear.
-                        for offer in legal:
-                            if offer is answer:
-                                action = offer
-                                break
+                    action = engine_action(handed, legal, answer)
                     if action is None:
                         action = choose(legal, answer)
                 except BaseException as exc:  # a bot's failure must never stop the engine

@@ -13,8 +13,11 @@ Every try ends in one of:
 - ``hung``: no answer within the time allowed, or a process left running.
 
 It exits 1 when any try was silently accepted, crashed or hung.
-``python -m racedeck.fuzz --rounds 1 --games 1 --bots 3 --tournaments 1`` is the short
-run the test suite makes; ``make fuzz`` the long one.
+Then the sandbox tier (``racedeck.fuzz.sandbox_tier``) throws attackers' bots at
+``play --sandbox`` and prints tried / contained / leaked / escaped per class; it exits 1
+when any leaked or escaped. ``python -m racedeck.fuzz --rounds 1 --games 1 --bots 3
+--tournaments 1`` (with a short sandbox tier) is the short run the test suite makes;
+``make fuzz`` the long one.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import io
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -39,6 +43,7 @@ from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
 from racedeck.fuzz.hostile import HOSTILE, NEEDS_LIMIT, NEEDS_PROCESS_IN_PLAY, PLAYS_ON
 from racedeck.fuzz.logs import meaning, mutations
+from racedeck.fuzz.sandbox_tier import report, run_tier
 from racedeck.plugins import Registry, load_registry
 
 OUTCOMES = ("caught", "equivalent", "silently accepted", "crashed", "hung")
@@ -346,6 +351,12 @@ def main(argv: Sequence[str] | None = None, echo: Callable[[str], None] = print)
     )
     parser.add_argument("--games", type=int, default=len(GAMES), help="games whose logs to mutate")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--sandbox-rounds", type=int, default=3, help="rounds of every attack on --sandbox"
+    )
+    parser.add_argument(
+        "--attacks", default="", help="the sandbox tier's classes, comma-separated (default all)"
+    )
     options = parser.parse_args(argv)
     registry = load_registry(entry_points=False)
     tally = Tally()
@@ -360,7 +371,25 @@ def main(argv: Sequence[str] | None = None, echo: Callable[[str], None] = print)
         played = bots[: options.tournaments]
         fuzz_bots(registry, folder, played, True, tally)
         fuzz_bots(registry, folder, bots[options.tournaments :], False, tally)
+        breaches = _sandbox_tier(folder, options, echo)
     echo(tally.report())
     echo(f"({time.monotonic() - start:.0f} s)")
     total = tally.total()
-    return 1 if any(total[o] for o in FAILURES) else 0
+    return 1 if breaches or any(total[o] for o in FAILURES) else 0
+
+
+def _sandbox_tier(folder: Path, options: argparse.Namespace, echo: Callable[[str], None]) -> int:
+    """Run the sandbox tier, print its table; return how many tries leaked or escaped."""
+    if options.sandbox_rounds <= 0:
+        return 0
+    if shutil.which("bwrap") is None:
+        echo("sandbox tier: not run, bubblewrap is not installed (apt-get install bubblewrap)")
+        return 1
+    only = [name for name in options.attacks.split(",") if name] or None
+    tier = folder / "sandbox"
+    tier.mkdir()
+    tier.chmod(0o755)
+    folder.chmod(0o755)
+    tally = run_tier(tier, options.sandbox_rounds, options.seed, echo, only)
+    echo(report(tally))
+    return sum(n for (_, outcome), n in tally.items() if outcome != "contained")

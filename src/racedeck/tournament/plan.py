@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+import shlex
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from racedeck.bots.named import is_program, program_spec
 from racedeck.core.bot import BotSpec
 from racedeck.core.errors import UsageError
 from racedeck.core.hashing import digest
@@ -16,6 +19,7 @@ from racedeck.plugins import Registry
 from racedeck.tournament.executors import Executor, LocalExecutor, default_workers
 from racedeck.tournament.schedule import Schedule
 from racedeck.tournament.spec import TournamentSpec, encode_spec
+from racedeck.tournament.worker import with_program_versions
 
 EXECUTORS: tuple[str, ...] = ("local", "ray")
 
@@ -41,17 +45,24 @@ def plan_tournament(
     plugins_dir: Path | None = None,
     entry_points: bool = True,
     allow_unreproducible: bool = False,
+    sandbox_memory: int = 0,
 ) -> TournamentSpec:
     """Check every name and number and return the tournament's spec (without a log folder).
 
-    The spec records the versions of the game and the bots as this registry has them, so
-    that every worker (every node of a cluster) can check it plays the same. A bot whose
-    play its seed does not fix (one that reads the clock, a person) is refused unless
-    ``allow_unreproducible``: its matches could not be replayed or resumed the same.
+    The spec records the versions of the game and the bots as this registry has them (a
+    program's as it names itself), so that every worker (every node of a cluster) can
+    check it plays the same. A bot whose play its seed does not fix (one that reads the
+    clock, a person) is refused unless ``allow_unreproducible``: its matches could not be
+    replayed or resumed the same. ``sandbox_memory`` plays every bot in a sandbox
+    (``--sandbox``).
     """
     game = registry.game(game_name)
     parsed = game.parse_options(options or {})
-    specs = {name: registry.bot(name, game.name) for name in bots}
+    # A program is only named here; it is asked who it is below, in its sandbox if any.
+    specs = {
+        name: program_spec(name) if is_program(name) else registry.bot(name, game.name)
+        for name in bots
+    }
     versions = {name: spec.version for name, spec in specs.items()}
     unreproducible = [name for name, spec in specs.items() if not reproducible(spec)]
     if unreproducible and not allow_unreproducible:
@@ -87,8 +98,11 @@ def plan_tournament(
         log_compression=log_compression if keep_logs != "none" else "none",
         rules_version=game.rules_version,
         bot_versions=versions,
+        sandbox_memory=sandbox_memory,
     )
     spec.check()
+    # A program's own name and version, asked in its sandbox when it is to play in one.
+    spec = with_program_versions(spec, registry)
     if matches is None:
         cycle = Schedule(spec).cycle
         spec = _replace(spec, matches=cycle * math.ceil(DEFAULT_MATCHES / cycle))
@@ -119,12 +133,19 @@ def with_log_dir(spec: TournamentSpec, db_path: Path) -> TournamentSpec:
     return _replace(spec, log_dir=str(folder))
 
 
-def resume_spec(spec: TournamentSpec, db_path: Path, plugins_dir: Path | None) -> TournamentSpec:
+def resume_spec(
+    spec: TournamentSpec,
+    db_path: Path,
+    plugins_dir: Path | None,
+    programs: Sequence[str] = (),
+) -> TournamentSpec:
     """Return the spec to resume a stored tournament with, loading only code it was allowed.
 
     A database may come from someone else: resuming must not import the ``.py`` files of
-    a folder it names, nor write logs where it says. The plugins folder is loaded only
-    when ``plugins_dir`` (the user's ``--plugins-dir``) names that same folder, and kept
+    a folder it names, start a program it names (``cmd:...``) unless ``programs`` (the
+    user's ``--program``) names it too, nor write logs where it says. The plugins folder
+    is loaded only when ``plugins_dir`` (the user's ``--plugins-dir``) names that same
+    folder, and kept
     logs go beside the database, as when it was created. A gate's database is refused:
     only the gate goes on with it.
     """
@@ -134,6 +155,13 @@ def resume_spec(spec: TournamentSpec, db_path: Path, plugins_dir: Path | None) -
             f"{db_path} holds a gate of {spec.bots[0]} against {spec.bots[1]}, which stops"
             f" at its verdict: run that gate again with --save {db_path} to go on"
         )
+    for name in spec.bots:
+        if is_program(name) and name not in programs:
+            # The database names a command to run: it runs only if the user says it again.
+            raise UsageError(
+                f"{db_path} plays the program {name!r}; resuming starts it, so say so: "
+                f"racedeck tournament resume {db_path} --program {shlex.quote(name)}"
+            )
     stored = spec.plugins_dir
     if stored and plugins_dir is None:
         raise UsageError(

@@ -52,6 +52,8 @@ class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
     sprt: tuple[float, float, float] | None = None
     """A gate's test: alpha, beta and the candidate's share of decisive deals it detects
     (none for a tournament, and in gate databases written before it was recorded)."""
+    sandbox_memory: int = 0
+    """With ``--sandbox``: the bytes each of a bot's processes may map; 0 plays unsandboxed."""
 
     def check(self) -> None:
         """Raise ``UsageError`` when the fields do not make a tournament."""

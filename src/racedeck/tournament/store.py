@@ -16,6 +16,8 @@ that affordable.
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -60,6 +62,18 @@ class StoreError(RacedeckError):
     """A tournament database cannot be created, opened or read."""
 
 
+class TournamentBusy(StoreError):
+    """Another racedeck process is playing the tournament of this database."""
+
+
+def database_exists(path: Path) -> bool:
+    """Return True when something is at ``path``; a name the system refuses is a StoreError."""
+    try:
+        return path.exists()
+    except OSError as exc:
+        raise StoreError(f"{str(path)[:80]}...: {exc.strerror}") from None
+
+
 class Store:
     """An open tournament database."""
 
@@ -67,12 +81,18 @@ class Store:
         self.path = path
         self._db = connection
         self.spec = spec
+        self._lock: int | None = None
 
     # Opening ---------------------------------------------------------------------------
     @classmethod
-    def create(cls, path: Path, spec: TournamentSpec) -> Store:
+    def create(cls, path: Path, spec: TournamentSpec, *, lock: bool = False) -> Store:
         """Create a database for ``spec`` at ``path``, which must not exist yet."""
-        if path.exists():
+        if str(path) == ":memory:":
+            raise StoreError(
+                "--db :memory: would keep nothing: a tournament database is a file (leave"
+                " --db out for one under logs/)"
+            )
+        if database_exists(path):
             raise StoreError(f"{path}: already exists")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -93,12 +113,16 @@ class Store:
             ) from None
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"{path}: cannot create the tournament database: {exc}") from None
-        return cls.open(path)
+        return cls.open(path, lock=lock)
 
     @classmethod
-    def open(cls, path: Path) -> Store:
-        """Open the tournament database at ``path``."""
-        if not path.is_file():
+    def open(cls, path: Path, *, lock: bool = False) -> Store:
+        """Open the tournament database at ``path``.
+
+        With ``lock``, to play its matches: a second process asking the same of the same
+        database is refused at once (``TournamentBusy``) until the first closes it.
+        """
+        if not database_exists(path) or not path.is_file():
             raise StoreError(f"{path}: no such tournament database")
         try:
             db = sqlite3.connect(path)
@@ -118,11 +142,31 @@ class Store:
         except Exception as exc:
             db.close()
             raise StoreError(f"{path}: the stored tournament spec is unreadable: {exc}") from None
-        return cls(path, db, spec)
+        store = cls(path, db, spec)
+        if lock:
+            store._take_lock()
+        return store
+
+    def _take_lock(self) -> None:
+        """Hold an exclusive ``flock`` on the database file (SQLite's own locks are others)."""
+        fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            self._db.close()
+            raise TournamentBusy(
+                f"{self.path}: another racedeck is playing this tournament now; wait for it"
+                " to end (or stop it), then resume"
+            ) from None
+        self._lock = fd
 
     def close(self) -> None:
-        """Close the database."""
+        """Close the database (and let go of its lock)."""
         self._db.close()
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
     def __enter__(self) -> Store:
         return self

@@ -14,6 +14,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
+from racedeck.bots.identify import identified
+from racedeck.bots.named import is_program, program_spec
+from racedeck.bots.sandbox import Sandbox
+from racedeck.bots.sandboxed import sandboxed
+from racedeck.core.bot import BotSpec
 from racedeck.core.errors import PluginError, RacedeckError
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
@@ -51,10 +58,39 @@ def loaded_versions(spec: TournamentSpec) -> dict[str, str]:
     versions = {f"game:{game.name}": game.rules_version}
     for name in dict.fromkeys(spec.bots):
         try:
-            versions[name] = registry.bot(name, game.name).version
+            versions[name] = seat_spec(spec, registry, game, name).version
         except RacedeckError as exc:
             versions[name] = f"error:{exc}"
     return versions
+
+
+def seat_spec(spec: TournamentSpec, registry: Registry, game: Any, name: str) -> BotSpec:
+    """Return the bot ``name`` as the tournament plays it.
+
+    Sandboxed when the tournament says so; a program under the name and version it gives
+    (``racedeck.bots.identify``).
+    """
+    if not spec.sandbox_memory:
+        return registry.bot(name, game.name)  # a program there says who it is
+    # Sandboxed first, then asked: a program is never started outside its sandbox.
+    bot = program_spec(name) if is_program(name) else registry.bot(name, game.name)
+    bot = sandboxed(
+        bot,
+        Sandbox(memory=spec.sandbox_memory),
+        plugins_dir=Path(spec.plugins_dir) if spec.plugins_dir else None,
+        entry_points=spec.entry_points,
+    )
+    return identified(bot, game)
+
+
+def with_program_versions(spec: TournamentSpec, registry: Registry) -> TournamentSpec:
+    """Return ``spec`` recording each program's own name and version as its bot version."""
+    game = registry.game(spec.game)
+    versions = dict(spec.bot_versions)
+    for name in spec.bots:
+        if is_program(name):
+            versions[name] = seat_spec(spec, registry, game, name).version
+    return msgspec.structs.replace(spec, bot_versions=versions)
 
 
 def version_problem(spec: TournamentSpec, versions: dict[str, str]) -> str | None:
@@ -180,7 +216,7 @@ def _play(
     keep = spec.keep_logs != "none"
     buffer = io.BytesIO() if keep else None
     try:
-        seats = [registry.bot(name, game.name) for name in planned.seats]
+        seats = [seat_spec(spec, registry, game, name) for name in planned.seats]
         outcome = run_match(
             game,
             options,
