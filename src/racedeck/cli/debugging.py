@@ -88,19 +88,20 @@ def fork(
             raise UsageError(
                 "--verify checks an existing fork; drop --at, --seat, --seed and --log"
             )
-        replay = verify_fork(reg, log, parent)
+        checked = verify_fork(reg, log, parent)
+        replay = checked.replay
         assert replay.header.fork is not None
         if json:
             emit_json(
                 ForkVerifyOutput(
-                    log=str(log), verified=True, events=replay.events, fork=replay.header.fork
+                    log=str(log),
+                    verified=checked.whole,
+                    events=replay.events,
+                    fork=replay.header.fork,
                 )
             )
         else:
-            typer.echo(
-                f"verified: {log} forked at event {replay.header.fork.at}; re-running it "
-                f"reproduced all {replay.events} events"
-            )
+            typer.echo(f"{log} forked at event {replay.header.fork.at}; {checked.summary()}")
         return
     if parent is not None:
         raise UsageError("--parent goes with --verify")

@@ -23,6 +23,7 @@ import msgspec
 from racedeck import __version__
 from racedeck.core import interrupts, isolation
 from racedeck.core.bot import Bot, BotFault, BotGone, BotSpec, BotTimeout
+from racedeck.core.driver import Ask, Driver, play_through
 from racedeck.core.errors import OptionError
 from racedeck.core.game import AnyGame
 from racedeck.core.hashing import digest
@@ -41,10 +42,10 @@ from racedeck.core.log import (
     encode,
     forfeit_result,
 )
-from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Observation, Options, Result
-from racedeck.core.rng import Rng, bot_stream, engine_stream
+from racedeck.core.model import NOT_OBSERVED, Action, Observation, Options, Result
+from racedeck.core.rng import Rng, bot_stream
 from racedeck.core.shown import clip, safe_str, shown
-from racedeck.core.step import NO_CHANCE, Turn, choose
+from racedeck.core.step import choose
 
 FaultPolicy = Literal["forfeit", "substitute"]
 FAULT_POLICIES: tuple[str, ...] = ("forfeit", "substitute")
@@ -260,22 +261,11 @@ def run_match(
             failed.append((seat, describe_failure(exc, "making the bot ")))
         bots.append(bot)
     clock = DecisionClock() if any(limit is not None for limit in limits) else None
+    plan = _Plan(options, seats, seed, writer, fault_policy, start_state, start_events)
+    referee = _Referee(game, seats, bots, limits, writer, fault_policy, failed)
     try:
         with interrupts.watching():
-            return _play(
-                game,
-                options,
-                seats,
-                bots,
-                seed,
-                writer,
-                fault_policy,
-                start_state,
-                start_events,
-                limits,
-                clock,
-                failed,
-            )
+            return _play(game, plan, bots, referee, clock)
     finally:
         if clock is not None:
             clock.stop()
@@ -300,16 +290,32 @@ class _Referee:
     reads, so a replacement is seen at the seat's next decision.
     """
 
-    __slots__ = ("bots", "debug", "fault_policy", "faults", "forfeit", "limits", "seats", "writer")
+    __slots__ = (
+        "bots",
+        "debug",
+        "failed_at_start",
+        "fault_policy",
+        "faults",
+        "forfeit",
+        "game_observe",
+        "limits",
+        "seats",
+        "writer",
+    )
 
     def __init__(
         self,
+        game: AnyGame,
         seats: Sequence[BotSpec],
         bots: list[Bot],
         limits: list[float | None],
         writer: LogWriter | None,
         fault_policy: str,
+        failed_at_start: list[tuple[int, str]],
     ) -> None:
+        self.game_observe = game.observe
+        self.failed_at_start = failed_at_start
+        """The seats whose bots could not be made, and why."""
         self.seats = seats
         self.bots = bots
         self.limits = limits
@@ -377,129 +383,32 @@ class _Referee:
 
 def _play(
     game: AnyGame,
-    options: Options,
-    seats: Sequence[BotSpec],
+    plan: _Plan,
     bots: list[Bot],
-    seed: int,
-    writer: LogWriter | None,
-    fault_policy: str,
-    start_state: Any,
-    start_events: int,
-    limits: list[float | None],
+    referee: _Referee,
     clock: DecisionClock | None,
-    failed: list[tuple[int, str]],
 ) -> MatchOutcome:
-    players = len(seats)
-    rngs = [bot_stream(seed, seat) for seat in range(players)]
-    state = game.initial_state(options, players) if start_state is None else start_state
-    if writer is not None and start_state is None:
-        writer.header(make_header(game, options, players, seed, seats, fault_policy))
-
-    referee = _Referee(seats, bots, limits, writer, fault_policy)
-    for seat, reason in failed:
-        referee.replace_bot(seat, reason)
-        if referee.forfeit is not None:
-            break
-    gone = {seat for seat, _ in failed} if failed else ()
-    emits = [False] * players
-    for seat, bot in enumerate(bots):
-        if referee.forfeit is not None:
-            break
-        if seat in gone:
-            continue
-        try:
-            bot.bind_game(game)
-            bot.start_match(game.name, seat, players, options)
-        except BaseException as exc:  # a bot's failure must never stop the engine
-            if not is_bots_own(exc):
-                raise
-            where = "" if isinstance(exc, BotGone) else "start_match "
-            referee.replace_bot(seat, describe_failure(exc, where))
-            if referee.forfeit is not None:
-                break
-        emits[seat] = _flag(bots[seat], "emits_debug", False)
-        if emits[seat]:
-            referee.record_debug(seat)
-
-    debugging = any(emits)
-    record_debug = referee.record_debug
-    reads = [_flag(bot, "reads_observation", True) for bot in bots]
-    next_step = game.next_step
-    legal_actions = game.legal_actions
-    observe = game.observe
-    resolve = game.resolve
-    seq = start_events
-    write = writer.event if writer is not None else None
+    """Start the bots, drive the match with them, end it and write its result."""
+    seats, writer, players = plan.seats, plan.writer, len(plan.seats)
+    state = plan.state
+    if state is None:
+        state = game.initial_state(plan.options, players)
+        if writer is not None:
+            writer.header(
+                make_header(game, plan.options, players, plan.seed, seats, plan.fault_policy)
+            )
+    emits = _start_bots(game, plan, bots, referee)
     forfeit = referee.forfeit
-
-    # The decisions are asked in line, not through a function: a race of few decisions
-    # (Famous 500's) pays for every call. A failure goes to the referee.
-    while forfeit is None:
-        step = next_step(state)
-        acting = step.seats
-        if acting:
-            chosen: list[tuple[int, Action]] = []
-            for seat in acting:
-                offered = legal_actions(state, seat)
-                # The bot gets its own immutable copy: nothing it does to it reaches the engine.
-                legal = offered if type(offered) is tuple else tuple(offered)
-                observation = observe(state, seat) if reads[seat] else NOT_OBSERVED
-                answer: object = None
-                failure: BaseException | None = None
-                action: Action | None = None
-                try:
-                    if clock is None:
-                        answer = bots[seat].act(observation, legal, rngs[seat])
-                    else:
-                        answer = clock.call(
-                            limits[seat], bots[seat].act, observation, legal, rngs[seat]
-                        )
-                    if len(legal) >= _INDEXED_FROM:
-                        action = _LEGAL_INDEX.find(legal, answer)
-                    else:
-                        # choose's first pass, in line: the answer is nearly always one
-                        # of the very objects offered, and a call a decision is dear.
-                        for offer in legal:
-                            if offer is answer:
-                                action = offer
-                                break
-                    if action is None:
-                        action = choose(legal, answer)
-                except BaseException as exc:  # a bot's failure must never stop the engine
-                    if not isinstance(exc, BotTimeout) and not is_bots_own(exc):
-                        raise
-                    failure = exc
-                if debugging:
-                    record_debug(seat)
-                if action is None:
-                    action = referee.failed(seat, legal, failure, answer)
-                    if action is None:
-                        break
-                chosen.append((seat, action))
-            forfeit = referee.forfeit
-            if forfeit is not None:
-                break
-            # Sealed choices are resolved in seat order, each from the state the last left.
-            turn: Turn[Any, Any] = Turn(game, state, NO_CHANCE)
-            for seat, action in chosen:
-                resolve(turn, seat, action)
-        elif step.engine:
-            turn = Turn(game, state, engine_stream(seed, seq))
-            resolve(turn, ENGINE, None)
+    seq = plan.events
+    if forfeit is None:
+        ask = _asking(bots, referee, clock, plan.seed, any(emits))
+        driver = Driver(game, state, plan.seed, ask, seq)
+        if writer is None:
+            play_through(driver)
         else:
-            break
-        state = turn.state
-        events = turn.events
-        seq += len(events)
-        if write is not None:
-            for event in events:
-                write(encode(event))
-
-    if forfeit is not None:
-        unit = "points"
-        result = forfeit_result(players, forfeit, unit)
-    else:
-        result = game.result(state)
+            _write_decisions(driver, writer)
+        state, seq, forfeit = driver.state, driver.events, referee.forfeit
+    result = forfeit_result(players, forfeit) if forfeit is not None else game.result(state)
     for seat, bot in enumerate(bots):
         try:
             bot.end_match(result)
@@ -532,6 +441,106 @@ def _play(
         last_hash=last_hash,
         debug=referee.debug,
     )
+
+
+@dataclass
+class _Plan:
+    """What a match is played from: options, seats, seed, log, fault policy, start."""
+
+    options: Options
+    seats: Sequence[BotSpec]
+    seed: int
+    writer: LogWriter | None
+    fault_policy: str
+    state: Any
+    """The state to start from; ``None`` for the initial state (and a header to write)."""
+    events: int
+
+
+def _start_bots(game: AnyGame, plan: _Plan, bots: list[Bot], referee: _Referee) -> list[bool]:
+    """Tell every bot the match starts; return which of them leave debug notes."""
+    players = len(bots)
+    gone = {seat for seat, _ in referee.failed_at_start}
+    for seat, reason in referee.failed_at_start:
+        referee.replace_bot(seat, reason)
+        if referee.forfeit is not None:
+            return [False] * players
+    emits = [False] * players
+    for seat, bot in enumerate(bots):
+        if seat in gone:
+            continue
+        try:
+            bot.bind_game(game)
+            bot.start_match(game.name, seat, players, plan.options)
+        except BaseException as exc:  # a bot's failure must never stop the engine
+            if not is_bots_own(exc):
+                raise
+            where = "" if isinstance(exc, BotGone) else "start_match "
+            referee.replace_bot(seat, describe_failure(exc, where))
+            if referee.forfeit is not None:
+                break
+        emits[seat] = _flag(bots[seat], "emits_debug", False)
+        if emits[seat]:
+            referee.record_debug(seat)
+    return emits
+
+
+def _asking(
+    bots: list[Bot], referee: _Referee, clock: DecisionClock | None, seed: int, debugging: bool
+) -> Ask:
+    """Return the driver's ``ask`` for bots: each seat's bot asked, its answer checked.
+
+    The bot gets the legal tuple and its own generator; a failure, an overrun or an
+    illegal answer goes to the referee, whose substitute is played or ``None`` ends the
+    match (a forfeit).
+    """
+    rngs = [bot_stream(seed, seat) for seat in range(len(bots))]
+    reads = [_flag(bot, "reads_observation", True) for bot in bots]
+    limits = referee.limits
+    record_debug = referee.record_debug
+    observe = referee.game_observe
+    find = _LEGAL_INDEX.find
+
+    def ask(state: Any, seat: int, legal: tuple[Action, ...]) -> Action | None:
+        observation = observe(state, seat) if reads[seat] else NOT_OBSERVED
+        answer: object = None
+        failure: BaseException | None = None
+        action: Action | None = None
+        try:
+            if clock is None:
+                answer = bots[seat].act(observation, legal, rngs[seat])
+            else:
+                answer = clock.call(limits[seat], bots[seat].act, observation, legal, rngs[seat])
+            if len(legal) >= _INDEXED_FROM:
+                action = find(legal, answer)
+            else:
+                # choose's first pass, in line: the answer is nearly always one of the
+                # very objects offered, and a call a decision is dear.
+                for offer in legal:
+                    if offer is answer:
+                        action = offer
+                        break
+            if action is None:
+                action = choose(legal, answer)
+        except BaseException as exc:  # a bot's failure must never stop the engine
+            if not isinstance(exc, BotTimeout) and not is_bots_own(exc):
+                raise
+            failure = exc
+        if debugging:
+            record_debug(seat)
+        if action is None:
+            action = referee.failed(seat, legal, failure, answer)
+        return action
+
+    return ask
+
+
+def _write_decisions(driver: Driver, writer: LogWriter) -> None:
+    """Drive the match, writing each decision as a line of the log."""
+    line = writer.turn
+    for actor, action, turn, first in driver:
+        events = turn.events[first:] if first else turn.events
+        line(actor, None if action is None else encode(action), [encode(e) for e in events])
 
 
 def _flag(bot: Bot, name: str, default: bool) -> bool:

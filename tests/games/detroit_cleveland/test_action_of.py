@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
-from racedeck.core.model import ENGINE, Event
-from racedeck.core.resume import unexplained_event
-from racedeck.core.rng import engine_stream
+from racedeck.core.model import Event
 from racedeck.core.step import NO_CHANCE, choose, resolve
 from racedeck.games.detroit_cleveland.actions import Bid, Decline, Move, Pass, Play
 from racedeck.games.detroit_cleveland.events import CardPlayed, CarOffered, HandRevealed
-from racedeck.games.detroit_cleveland.rules import DetroitCleveland
 from tests.games.detroit_cleveland.support import GAME, options, random_states
 
 OPTION_SETS: tuple[dict[str, Any], ...] = (
@@ -62,36 +58,3 @@ def test_a_decline_is_named_by_its_event() -> None:
 def test_an_event_no_action_begins_with_names_nothing(event: Event) -> None:
     state = GAME.initial_state(options(), 2)
     assert GAME.action_of(state, 0, event) is None  # type: ignore[arg-type]  # any event
-
-
-class _Counting(DetroitCleveland):
-    """The game, counting the seat actions it resolves."""
-
-    resolved = 0
-
-    def resolve(self, turn: Any, actor: int, action: Any) -> None:
-        if action is not None:
-            type(self).resolved += 1
-        super().resolve(turn, actor, action)
-
-
-def test_checking_a_log_resolves_only_the_named_action_of_each_decision() -> None:
-    opts = options(races=2)
-    seed, players = 5, 4
-    state = GAME.initial_state(opts, players)
-    pick = random.Random(seed)
-    events: list[Any] = []
-    decisions = 0
-    while not (step := GAME.next_step(state)).over:
-        if step.engine:
-            turn = resolve(GAME, state, ENGINE, None, engine_stream(seed, len(events)))
-        else:
-            legal = GAME.legal_actions(state, step.seats[0])
-            turn = resolve(GAME, state, step.seats[0], pick.choice(legal), NO_CHANCE)
-            decisions += 1
-        events.extend(turn.events)
-        state = turn.state
-    game = _Counting()
-    assert unexplained_event(game, opts, players, seed, events) is None
-    # One resolve a decision: no legal action but the named one is tried.
-    assert _Counting.resolved == decisions
