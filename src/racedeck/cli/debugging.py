@@ -21,6 +21,7 @@ from racedeck.cli.contract import (
 )
 from racedeck.core.errors import UsageError
 from racedeck.core.files import write_atomically
+from racedeck.core.log import LogReader
 
 LogArg = Annotated[Path, typer.Argument(help="A match log (JSON Lines).")]
 SeatView = Annotated[int | None, typer.Option("--seat", help="Show states as this seat saw them.")]
@@ -38,10 +39,12 @@ def diff(
     from racedeck.inspect.errors import LogsDiffer
     from racedeck.inspect.text import describe_diff, diff_json
 
+    if seat is not None:
+        # Checked before comparing: a seat the logs do not have is a usage error even
+        # when they are identical.
+        with LogReader(a) as first, LogReader(b) as second:
+            _check_seat(seat, min(first.header.players, second.header.players))
     report = diff_logs(registry(plugins_dir), a, b)
-    if seat is not None and report.divergence is not None:
-        players = min(report.divergence.a.header.players, report.divergence.b.header.players)
-        _check_seat(seat, players)
     if json:
         emit_json(DiffOutput(**diff_json(report, seat)))
     else:

@@ -148,7 +148,7 @@ def walk(
             )
         pending.append((line, seq, decision, None))
         if seq < prefix_end:
-            return _as_recorded(game, state, line, seq, decision, path)
+            return _as_recorded(game, state, (line, seq, decision), header.players, path)
         turn = StatesTurn(game, state, engine_stream(header.seed, seq))
         game.resolve(turn, ENGINE, None)
         return turn
@@ -205,9 +205,15 @@ def walk(
 
 
 def _as_recorded(
-    game: AnyGame, state: Any, line: int, seq: int, decision: Decision, path: str
+    game: AnyGame, state: Any, found: tuple[int, int, Decision], players: int, path: str
 ) -> StatesTurn:
-    """Return the engine's turn of a fork's copied prefix: its recorded events, folded."""
+    """Return the engine's turn of a fork's copied prefix: its recorded events, folded.
+
+    Such a state was not derived from the log's own seed, so it is tried once as every
+    reader will use it (the next step, the text, each seat's view) before it goes on: a
+    forged one is refused here, naming its line, rather than failing in a renderer.
+    """
+    line, seq, decision = found
     turn = StatesTurn(game, state, NO_CHANCE)
     for number, raw in enumerate(decision.events):
         entry = LogEntry(line, seq + number, raw, None)
@@ -216,4 +222,17 @@ def _as_recorded(
             turn.emit(event)
         except Exception as exc:  # an edited log may hold an event no match could produce
             raise UnfoldableEvent(path, entry, f"{type(exc).__name__}: {exc}") from None
+    after = turn.state
+    try:
+        game.next_step(after)
+        game.render(after)
+        for seat in range(players):
+            game.render_observation(game.observe(after, seat))
+    except Exception as exc:  # a forged state: no match reaches it
+        raise LogError(
+            path,
+            line,
+            f"the state after event {seq + len(decision.events) - 1} is no state a match "
+            f"reaches ({type(exc).__name__}: {exc}): the copied events were edited",
+        ) from None
     return turn
