@@ -369,6 +369,10 @@ class LogReader:
         """The line number of the result line, once read."""
         self.faults: list[LogEntry] = []
         """The fault lines read so far."""
+        self.event_entries = True
+        """Whether a decision's entry is followed by an entry for each of its events.
+
+        A reader that takes the events from the decision itself turns this off."""
         self._file: IO[bytes] = open_log(path) if stream is None else decompressing(stream)
         self._owns_file = stream is None
         try:
@@ -508,8 +512,9 @@ class LogReader:
                     self.last_hash = last_hash
                     events = decision.events
                     yield LogEntry(lineno, line.seq, None, None, None, decision)
-                    for number, event in enumerate(events, start=expected_seq):
-                        yield LogEntry(lineno, number, event, None)
+                    if self.event_entries:
+                        for number, event in enumerate(events, start=expected_seq):
+                            yield LogEntry(lineno, number, event, None)
                     expected_seq += len(events)
                     self.events_read = expected_seq
                 elif line.kind in ("fault", "debug"):

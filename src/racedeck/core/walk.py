@@ -62,6 +62,8 @@ class _Source:
     """A log's decisions in order, each with its line; faults and notes go to ``replay``."""
 
     def __init__(self, reader: LogReader, replay: Replay) -> None:
+        # The decision holds its events' bytes: no entry of their own is needed.
+        reader.event_entries = False
         self._entries = iter(reader)
         self._replay = replay
 
@@ -70,9 +72,6 @@ class _Source:
         for entry in self._entries:
             decision = entry.decision
             if decision is not None:
-                # Its event entries follow; the decision already holds their bytes.
-                for _ in decision.events:
-                    next(self._entries)
                 return entry.line, entry.seq, decision
             self._note(entry)
         return None
