@@ -45,7 +45,10 @@ class StatesTurn(Turn[Any, Any]):
 
     def emit(self, event: Any) -> Any:
         """Record ``event`` and the state after it, and return that state."""
-        state = super().emit(event)
+        # ``Turn.emit`` written out: this runs once an event of every log read.
+        state = self._evolve(self.state, event)
+        self.state = state
+        self.events.append(event)
         self.states.append(state)
         return state
 
