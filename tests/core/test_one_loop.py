@@ -21,8 +21,6 @@ NOT_YET_THE_DRIVER = {
     # generator and keep a tree node per step; they are the hot path of every search.
     "racedeck.bots.ismcts:Ismcts._simulate",
     "racedeck.bots.ismcts:Ismcts._playout",
-    # The environment is driven from outside, one agent's step at a time.
-    "racedeck.rl.aec:RacedeckEnv._advance",
 }
 """Play loops outside the driver, each kept for the reason written beside it."""
 
@@ -73,8 +71,8 @@ def _all_play_loops() -> set[str]:
 
 def test_the_driver_is_the_only_play_loop() -> None:
     loops = _all_play_loops()
-    assert "racedeck.core.driver:Driver.__iter__" in loops
-    others = loops - {"racedeck.core.driver:Driver.__iter__"}
+    assert "racedeck.core.driver:Driver.steps" in loops
+    others = loops - {"racedeck.core.driver:Driver.steps"}
     assert others == NOT_YET_THE_DRIVER, (
         f"a play loop outside the driver: {sorted(others - NOT_YET_THE_DRIVER)}; "
         f"converted and no longer one: {sorted(NOT_YET_THE_DRIVER - others)}"

@@ -17,7 +17,7 @@ event N draws what the original drew.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from racedeck.core.game import AnyGame
 from racedeck.core.model import ENGINE, Action
@@ -47,6 +47,20 @@ class Decided(NamedTuple):
     first: int
 
 
+class Asking(NamedTuple):
+    """The driver waits for ``seat``'s action among ``legal`` in ``state`` (no ``ask`` given).
+
+    ``seats`` are all the seats of the step, asked in that order from the same state. The
+    caller sets ``Driver.answer`` to one of the very objects of ``legal`` (``None``
+    stops the match, as ``ask`` returning ``None`` does) and goes on iterating.
+    """
+
+    state: Any
+    seat: int
+    legal: tuple[Action, ...]
+    seats: tuple[int, ...]
+
+
 class Driver:
     """Play ``game`` from ``state`` (after ``events`` events) until it ends or ``ask`` stops.
 
@@ -56,16 +70,30 @@ class Driver:
     decisions are resolved in (a reader that shows the state after every event uses one
     that keeps them); ``engine_turn`` stands in for the engine's own (a fork's copied
     prefix, drawn from another seed, is taken as recorded).
+
+    Without ``ask``, ``steps()`` hands each seat's decision to the caller instead: it
+    yields an ``Asking`` and plays on with ``answer`` (an environment driven from outside,
+    one agent's choice at a time).
     """
 
-    __slots__ = ("ask", "engine_turn", "events", "game", "over", "seed", "state", "turn_type")
+    __slots__ = (
+        "answer",
+        "ask",
+        "engine_turn",
+        "events",
+        "game",
+        "over",
+        "seed",
+        "state",
+        "turn_type",
+    )
 
     def __init__(
         self,
         game: AnyGame,
         state: Any,
         seed: int,
-        ask: Ask,
+        ask: Ask | None,
         events: int = 0,
         *,
         turn_type: type[Turn[Any, Any]] = Turn,
@@ -79,8 +107,16 @@ class Driver:
         self.over = False
         self.turn_type = turn_type
         self.engine_turn = engine_turn
+        self.answer: Action | None = None
+        """The action for the last ``Asking`` the driver yielded."""
 
     def __iter__(self) -> Iterator[Decided]:
+        """Yield each decision resolved; the seats are asked through ``ask``."""
+        assert self.ask is not None, "a driver without ask is iterated with steps()"
+        return cast(Iterator[Decided], self.steps())
+
+    def steps(self) -> Iterator[Decided | Asking]:
+        """Yield each decision resolved and, without ``ask``, each seat the driver waits for."""
         game, ask, seed, make = self.game, self.ask, self.seed, self.turn_type
         next_step = game.next_step
         legal_actions = game.legal_actions
@@ -96,7 +132,12 @@ class Driver:
                     offered = legal_actions(state, seat)
                     # An immutable list: nothing the seat does to it reaches the engine.
                     legal = offered if type(offered) is tuple else tuple(offered)
-                    action = ask(state, seat, legal)
+                    if ask is None:
+                        self.answer = None
+                        yield Asking(state, seat, legal, seats)
+                        action = self.answer
+                    else:
+                        action = ask(state, seat, legal)
                     if action is None:
                         return
                     chosen.append((seat, action))

@@ -34,14 +34,13 @@ import numpy as np
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from racedeck.core.bot import BotSpec
+from racedeck.core.driver import Asking, Decided, Driver
 from racedeck.core.errors import OptionError, UsageError
 from racedeck.core.files import write_atomically
 from racedeck.core.game import AnyGame
 from racedeck.core.log import DebugNote, LogWriter, ResultLine, encode
-from racedeck.core.model import ENGINE, Action, Observation, Options, Result
-from racedeck.core.rng import engine_stream
+from racedeck.core.model import Action, Observation, Options, Result
 from racedeck.core.runner import make_header, state_hash
-from racedeck.core.step import NO_CHANCE, resolve
 from racedeck.rl.encoding import Choice, Encoder, Mask, Vector
 
 Reward = Literal["rank", "score"]
@@ -205,8 +204,11 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
         self._decisions: list[tuple[int, Action | None, int]] = []
         """Each decision so far: the actor, its action (None: the engine's), its event count."""
         self._choice: Choice | None = None
-        self._acting: list[int] = []
-        self._chosen: list[tuple[int, Action]] = []
+        self._driver = Driver(game, None, seed, None)
+        """The play driver of the episode; it waits for each agent's choice."""
+        self._steps: Iterator[Decided | Asking] = iter(())
+        self._acting: tuple[int, ...] = ()
+        """The seats of the step being decided, asked in this order from the same state."""
         self._observed: dict[int, Observation] = {}
         self._mask: Mask = np.zeros(encoder.actions, np.int8)
         self._idle_mask: Mask = np.frombuffer(bytes(encoder.actions), np.int8)
@@ -242,7 +244,9 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
         self.result = None
         self.events = []
         self._decisions = []
-        self._chosen = []
+        self._observed = {}
+        self._driver = Driver(self.game, self.state_, self.seed, None)
+        self._steps = self._driver.steps()
         self._skip_agent_selection = None
         self._advance()
 
@@ -306,52 +310,36 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
 
     def decide(self, action: Action) -> None:
         """Take ``action``, one of ``legal``, as the deciding seat's whole choice."""
-        choice = self._choice
-        assert choice is not None, "nobody is deciding"
-        seat = choice.seat
-        self._chosen.append((seat, action))
-        acting = self._acting
-        if len(self._chosen) < len(acting):
-            # A sealed step: the next seat chooses from the very same state.
-            self._offer(acting[len(self._chosen)])
-            return
-        state = self.state_
-        events = self.events
-        for chosen_seat, chosen_action in self._chosen:
-            turn = resolve(self.game, state, chosen_seat, chosen_action, NO_CHANCE)
-            state = turn.state
-            events.extend(turn.events)
-            self._decisions.append((chosen_seat, chosen_action, len(turn.events)))
-        self.state_ = state
-        self._chosen = []
+        assert self._choice is not None, "nobody is deciding"
+        self._driver.answer = action
         self._advance()
 
     def _advance(self) -> None:
-        """Play the engine's turns until seats must decide or the match ends."""
-        game = self.game
-        state = self.state_
-        events = self.events
-        seed = self.seed
-        self._observed = {}
-        while True:
-            step = game.next_step(state)
-            if step.seats:
-                break
-            if not step.engine:
-                self.state_ = state
-                self._finish()
-                return
-            turn = resolve(game, state, ENGINE, None, engine_stream(seed, len(events)))
-            state = turn.state
-            events.extend(turn.events)
-            self._decisions.append((ENGINE, None, len(turn.events)))
-        self.state_ = state
-        self._acting = list(step.seats)
-        self._offer(step.seats[0])
+        """Let the play driver go on until a seat must decide or the match ends.
 
-    def _offer(self, seat: int) -> None:
-        """Make ``seat`` the one to decide, from the current state."""
-        legal = self.game.legal_actions(self.state_, seat)
+        The driver asks the seats of a sealed step one after another from the same state
+        and resolves their choices only once all have chosen; each decision it resolves
+        is kept for the episode's log.
+        """
+        events = self.events
+        decisions = self._decisions
+        for item in self._steps:
+            if isinstance(item, Asking):
+                if item.state is not self.state_:
+                    self.state_, self._observed = item.state, {}
+                self._acting = item.seats
+                self._offer(item.seat, item.legal)
+                return
+            actor, action, turn, first = item
+            made = turn.events[first:] if first else list(turn.events)
+            events.extend(made)
+            decisions.append((actor, action, len(made)))
+        self.state_ = self._driver.state
+        self._observed = {}
+        self._finish()
+
+    def _offer(self, seat: int, legal: Sequence[Action]) -> None:
+        """Make ``seat`` the one to decide among ``legal``, from the current state."""
         choice = Choice(seat, legal, self.encoder.menu(legal))
         self._choice = choice
         agent = self.possible_agents[seat]
@@ -397,7 +385,7 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
     def _finish(self) -> None:
         """End the episode: every agent terminated, with its reward."""
         self._choice = None
-        self._acting = []
+        self._acting = ()
         result = self.result = self.game.result(self.state_)
         players = self.players
         for seat, agent in enumerate(self.possible_agents):
