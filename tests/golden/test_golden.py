@@ -9,7 +9,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from racedeck.core.errors import LogError, OptionError
+from racedeck.core.errors import LogError, OptionError, UsageError
+from racedeck.core.fork import fork_log
 from racedeck.core.log import LOG_FORMAT, LogReader, LogWriter
 from racedeck.core.replay import replay_log
 from racedeck.core.runner import run_match
@@ -134,3 +135,24 @@ def test_a_log_of_decisions_is_at_most_15_percent_larger_than_one_of_events(matc
     with LogReader(match.path) as reader:
         assert reader.header.format == LOG_FORMAT == 3
     assert match.path.stat().st_size <= 1.15 * format2.stat().st_size
+
+
+@pytest.mark.parametrize(
+    "path", sorted(OLD_DIR.glob("*-format2.jsonl"))[:3], ids=lambda p: p.stem
+)
+def test_a_fork_of_a_format_2_log_is_a_log_of_decisions_checked_against_it(
+    registry: Registry, path: Path, tmp_path: Path
+) -> None:
+    """The frozen reader finds the copied decisions; the fork is written in format 3."""
+    for at in range(12, 40):
+        try:
+            forked = fork_log(registry, path, at, tmp_path / "fork.jsonl")
+        except UsageError as exc:
+            assert "decision" in str(exc)
+            continue
+        break
+    else:
+        raise AssertionError("no decision ends between events 12 and 40")
+    assert forked.header.format == LOG_FORMAT and forked.header.fork is not None
+    checked = verify_log(registry, forked.path, rerun=True, parent=path)
+    assert checked.whole and checked.checked_from == at + 1
