@@ -57,7 +57,7 @@ class _SearchMatch:
         runs = _GAMES[0]
         self.registry = runs.registry
         self.game = runs.game
-        self.seats = [self.registry.bot("ismcts", "lacorsa").with_parameters(simulations=50)] * 4
+        self.seats = [self.registry.bot("ismcts:simulations=50", "lacorsa")] * 4
         self.log = b""
 
     def play(self) -> int:

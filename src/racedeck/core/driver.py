@@ -34,17 +34,13 @@ EngineTurn = Callable[[Any, int], Turn[Any, Any]]
 """``engine_turn(state, seq)``: the engine's turn from ``state`` after ``seq`` events."""
 
 
-class Decided(NamedTuple):
-    """One decision just resolved: who, what, and the turn holding its events.
+Decided = tuple[int, Action | None, Turn[Any, Any], int]
+"""One decision just resolved: ``(actor, action, turn, first)``.
 
-    The decision's events are ``turn.events[first:]`` (a sealed step's seats share one
-    turn); ``turn.state`` is the state after them.
-    """
-
-    actor: int
-    action: Action | None
-    turn: Turn[Any, Any]
-    first: int
+The decision's events are ``turn.events[first:]`` (a sealed step's seats share one turn);
+``turn.state`` is the state after them. A plain tuple: one is made every decision of
+every match and search.
+"""
 
 
 class Asking(NamedTuple):
@@ -145,14 +141,14 @@ class Driver:
                 for seat, action in chosen:
                     first = len(turn.events)
                     resolve(turn, seat, action)
-                    yield Decided(seat, action, turn, first)
+                    yield seat, action, turn, first
             elif step.engine:
                 if engine_turn is None:
                     turn = make(game, state, engine_stream(seed, events))
                     resolve(turn, ENGINE, None)
                 else:
                     turn = engine_turn(state, events)
-                yield Decided(ENGINE, None, turn, 0)
+                yield ENGINE, None, turn, 0
             else:
                 self.over = True
                 return

@@ -292,6 +292,19 @@ class LogWriter:
         self._write(TURN_PREFIX % (self._seq, self._hash.encode()) + body)
         self._seq += len(events)
 
+    def decision(self, actor: int, action: Any, events: list[Any]) -> None:
+        """Write one decision given as objects: the actor, its action (None: the engine's), events.
+
+        What ``turn`` writes for their canonical bytes; the events are encoded in one go.
+        """
+        if self._format < 3:
+            self.turn(actor, None, [encode(event) for event in events])
+            return
+        body = turn_body(actor, None if action is None else encode(action), encode(events))
+        self._hash = chain(self._hash, body)
+        self._write(TURN_PREFIX % (self._seq, self._hash.encode()) + body)
+        self._seq += len(events)
+
     def fault(self, fault: Fault) -> None:
         """Write a fault line, chained like an event but not folded into the state."""
         raw = encode(fault)

@@ -537,10 +537,9 @@ def _asking(
 
 def _write_decisions(driver: Driver, writer: LogWriter) -> None:
     """Drive the match, writing each decision as a line of the log."""
-    line = writer.turn
+    line = writer.decision
     for actor, action, turn, first in driver:
-        events = turn.events[first:] if first else turn.events
-        line(actor, None if action is None else encode(action), [encode(e) for e in events])
+        line(actor, action, turn.events[first:] if first else turn.events)
 
 
 def _flag(bot: Bot, name: str, default: bool) -> bool:
