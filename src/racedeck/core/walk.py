@@ -128,7 +128,14 @@ def walk(
                 action = decode_action(decision.action)
             except (msgspec.DecodeError, RecursionError) as exc:
                 raise LogError(path, line, f"not a {game.name} action: {exc}") from None
-            chosen = choose(legal, action)
+            # The engine's copy of the action, found by equality in C (``tuple.index``);
+            # ``choose``'s own rule (the very type, equal) decides when that is unsure.
+            try:
+                chosen: Action | None = legal[legal.index(action)]
+            except ValueError:
+                chosen = None
+            if chosen is None or type(chosen) is not type(action):
+                chosen = choose(legal, action)
             if chosen is None:
                 raise LogError(
                     path, line, f"seat {seat}'s action {shown(action)} is not legal there"
