@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from racedeck.core.asking import LegalIndex
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.model import Action, Observation
 from racedeck.core.rng import Rng
-from racedeck.core.runner import _LegalIndex, run_match
+from racedeck.core.runner import run_match
 from racedeck.games.famous500.actions import Design
 from racedeck.games.famous500.customizing_your_race_car import designs
 from racedeck.plugins import Registry
@@ -15,7 +16,7 @@ from racedeck.plugins import Registry
 
 def test_a_listed_answer_is_found_by_identity_once_the_list_came_twice() -> None:
     legal = designs(18)
-    index = _LegalIndex()
+    index = LegalIndex()
     assert index.find(legal, legal[700]) is None  # first sight: only remembered
     assert index.find(legal, legal[700]) is legal[700]
     assert index.find(legal, legal[3]) is legal[3]
@@ -23,7 +24,7 @@ def test_a_listed_answer_is_found_by_identity_once_the_list_came_twice() -> None
 
 def test_an_equal_copy_or_a_stranger_is_left_to_choose() -> None:
     legal = designs(18)
-    index = _LegalIndex()
+    index = LegalIndex()
     index.find(legal, legal[0])
     copy = Design(
         tires=legal[5].tires, fuel=legal[5].fuel, engine=legal[5].engine, speed=legal[5].speed
@@ -34,13 +35,13 @@ def test_an_equal_copy_or_a_stranger_is_left_to_choose() -> None:
 
 
 def test_the_index_forgets_everything_at_once_when_full() -> None:
-    index = _LegalIndex()
+    index = LegalIndex()
     lists = [
         tuple(Design(tires=i, fuel=j, engine=0, speed=0) for j in range(20)) for i in range(40)
     ]
     for legal in lists:
         index.find(legal, legal[0])
-    assert len(index._seen) <= _LegalIndex._LIMIT
+    assert len(index._seen) <= LegalIndex._LIMIT
     kept = lists[-1]
     assert index.find(kept, kept[4]) is kept[4]
 
