@@ -8,6 +8,7 @@ under the log's name; a fork never overwrites its parent.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from collections.abc import Sequence
@@ -15,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from msgspec.structs import replace
 
 from racedeck.cli.app import main
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import EXIT_BAD_INPUT, LogError, UsageError, VerificationError
 from racedeck.core.files import UnsafeTargetError
 from racedeck.core.fork import fork_log, verify_fork
+from racedeck.core.log import ForkOrigin, LogReader
 from racedeck.core.model import Action, Observation
 from racedeck.core.rng import Rng
 from racedeck.core.session import MatchPlan, play_to_log
@@ -187,3 +190,25 @@ def test_a_log_refused_by_reading_is_refused_by_verification(
     edited = rewrite(parent, tmp_path / "e.jsonl", lambda seq, e: e if seq != 5 else None)
     with pytest.raises(LogError):
         verify_log(registry, edited)
+
+
+def test_a_made_up_fork_header_is_not_called_verified(
+    registry: Registry, parent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A plain log given a fork header at its last event: nothing of it is re-derived
+    from its seed, and neither the library nor the command calls it verified."""
+    with LogReader(parent) as reader:
+        last = sum(1 for entry in reader if entry.event is not None) - 1
+    origin = ForkOrigin(parent_hash="0" * 32, at=last)
+    forged = rewrite(
+        parent, tmp_path / "forged.jsonl", lambda seq, e: e, lambda h: replace(h, fork=origin)
+    )
+    checked = verify_log(registry, forged)
+    assert not checked.whole and checked.checked_from == last + 1
+    assert main(["replay", str(forged), "--verify", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["verified"] is False
+    assert main(["replay", str(forged), "--verify"]) == 0
+    assert "are not verified" in capsys.readouterr().out
+    assert main(["replay", str(forged), "--verify", "--parent", str(parent)]) == 4
+    assert "forked at event" in capsys.readouterr().err
