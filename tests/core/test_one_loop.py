@@ -2,9 +2,8 @@
 
 Every loop in the package's source is read with ``ast``. A loop that calls a game's
 ``next_step`` and also resolves a decision or asks for legal actions (``resolve``,
-``legal_actions``) is a play loop; there must be one, in ``core/driver.py``. The loops
-that are not the driver yet are named here, each with its reason, so that no other copy
-can appear unnoticed and none of these can stay once converted.
+``legal_actions``) is a play loop; there must be one, in ``core/driver.py``: the runner,
+log reading, forks, the RL environment and ISMCTS's simulations all run it.
 """
 
 from __future__ import annotations
@@ -15,14 +14,6 @@ from pathlib import Path
 import racedeck
 
 SOURCE = Path(racedeck.__file__).parent
-
-NOT_YET_THE_DRIVER = {
-    # The search's tree walk and playout draw the engine's chance from the search's own
-    # generator and keep a tree node per step; they are the hot path of every search.
-    "racedeck.bots.ismcts:Ismcts._simulate",
-    "racedeck.bots.ismcts:Ismcts._playout",
-}
-"""Play loops outside the driver, each kept for the reason written beside it."""
 
 _ASKS = {"next_step"}
 _PLAYS = {"resolve", "legal_actions"}
@@ -72,11 +63,7 @@ def _all_play_loops() -> set[str]:
 def test_the_driver_is_the_only_play_loop() -> None:
     loops = _all_play_loops()
     assert "racedeck.core.driver:Driver.steps" in loops
-    others = loops - {"racedeck.core.driver:Driver.steps"}
-    assert others == NOT_YET_THE_DRIVER, (
-        f"a play loop outside the driver: {sorted(others - NOT_YET_THE_DRIVER)}; "
-        f"converted and no longer one: {sorted(NOT_YET_THE_DRIVER - others)}"
-    )
+    assert loops == {"racedeck.core.driver:Driver.steps"}, f"play loops: {sorted(loops)}"
 
 
 def test_the_walk_finds_a_copy_of_the_loop() -> None:
