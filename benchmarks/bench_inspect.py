@@ -25,8 +25,9 @@ import msgspec
 from benchmarks.harness import Benchmark
 from racedeck.core.bot import BotSpec
 from racedeck.core.game import Game, Presentation, Score
-from racedeck.core.log import LogReader, LogWriter, ResultLine, encode
+from racedeck.core.log import Decision, LogReader, LogWriter, ResultLine, encode
 from racedeck.core.model import (
+    ENGINE,
     ENGINE_STEP,
     MATCH_OVER,
     Action,
@@ -118,7 +119,7 @@ def write_ticker_log(path: Path, events: int) -> Path:
         for seq in range(events):
             event = Tick(by=seq % 6 + 1)
             state = game.evolve(state, event)
-            writer.event(encode(event))
+            writer.turn(ENGINE, None, [encode(event)])  # each tick is the engine's turn
         writer.result(
             ResultLine(
                 kind="result",
@@ -140,11 +141,11 @@ _random = _registry.bot("random", "lacorsa")
 _folder = Path(tempfile.mkdtemp(prefix="racedeck-bench-"))
 
 
-def _championship() -> list[bytes]:
+def _championship() -> list[Decision]:
     buffer = io.BytesIO()
     run_match(_game, _options, [_random] * 6, 1, writer=LogWriter(buffer))
     with LogReader("championship", io.BytesIO(buffer.getvalue())) as reader:
-        return [entry.event for entry in reader if entry.event is not None]
+        return [entry.decision for entry in reader if entry.decision is not None]
 
 
 def write_large_log(path: Path, events: int) -> Path:
@@ -153,16 +154,18 @@ def write_large_log(path: Path, events: int) -> Path:
     The log ends with a whole championship, so its result line follows from its events.
     """
     block = _championship()
-    events = -(-events // len(block)) * len(block)
+    size = sum(len(decision.events) for decision in block)
+    events = -(-events // size) * size
     decode, evolve = _game.event_decoder.decode, _game.evolve
     state = _game.initial_state(_options, 6)
     with open(path, "wb") as handle:
         writer = LogWriter(handle)
         writer.header(make_header(_game, _options, 6, 1, [_random] * 6, "forfeit"))
-        for seq in range(events):
-            raw = block[seq % len(block)]
-            state = evolve(state, decode(raw))
-            writer.event(raw)
+        for _ in range(events // size):
+            for decision in block:
+                for raw in decision.events:
+                    state = evolve(state, decode(raw))
+                writer.turn(decision.actor, decision.action, list(decision.events))
         writer.result(
             ResultLine(
                 kind="result",

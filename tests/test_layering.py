@@ -167,9 +167,9 @@ def _attribute_users(attribute: str) -> set[str]:
 
 
 def test_events_are_folded_in_one_place_and_read_from_logs_in_one_place() -> None:
-    """Outside the games, only the step folds events and only replay decodes a log's events."""
+    """Outside the games, only the step folds events and only ``core.entries`` decodes a log's."""
     assert _attribute_users("evolve") == {"racedeck.core.step"}
-    assert _attribute_users("event_decoder") == {"racedeck.core.game", "racedeck.core.replay"}
+    assert _attribute_users("event_decoder") == {"racedeck.core.game", "racedeck.core.entries"}
 
 
 def _all_imports(module: str) -> set[str]:

@@ -33,9 +33,10 @@ from racedeck.core.errors import UsageError
 from racedeck.core.game import AnyGame
 from racedeck.core.log import Header, LogReader, LogWriter, ResultLine
 from racedeck.core.model import Observation, Result
-from racedeck.core.replay import iter_states, replay_log, verify_log
+from racedeck.core.replay import iter_states, replay_log
 from racedeck.core.runner import MatchOutcome, run_match
 from racedeck.core.session import MatchPlan, play_to_log
+from racedeck.core.verify import Verification, verify_log
 from racedeck.plugins import Registry, load_registry
 from racedeck.tournament.script import TournamentResult, tournament
 
@@ -363,14 +364,17 @@ class Replay:
         return self.game.presentation.render_observation(self.observation(at, seat))
 
     # Checking -------------------------------------------------------------------------------
-    def verify(self) -> bool:
-        """Re-run the match from the header and compare every line, as ``replay --verify``.
+    def verify(self, *, rerun: bool = False, parent: str | Path | None = None) -> Verification:
+        """Check the log as ``replay --verify`` does and return what was checked.
 
-        Returns True; a difference raises ``VerificationError``, a bad log ``LogError``.
+        Without ``rerun`` no bot is run: every action is checked legal, every event
+        derived again, every engine draw made again from the seed. With ``rerun`` the
+        logged bots play the match again too. A fork's copied prefix is verified only
+        against its ``parent`` log (``Verification.whole``). A difference raises
+        ``VerificationError``, a bad log ``LogError``.
         """
         with self._on_disk() as path:
-            verify_log(self._registry, path)
-        return True
+            return verify_log(self._registry, path, rerun=rerun, parent=parent)
 
     @contextmanager
     def _on_disk(self) -> Iterator[Path]:

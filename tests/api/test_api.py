@@ -139,7 +139,9 @@ def test_load_log_iterates_states_and_observations(tmp_path: Path) -> None:
     assert replay.initial_state == replay.game.initial_state(replay.game.parse_options({}), 2)
     assert replay.result == match.result
     assert replay.render(5, seat=0)
-    assert replay.verify() is True
+    checked = replay.verify()  # no bot run: every decision checked against the rules
+    assert checked.whole and not checked.rerun and checked.replay.events == len(replay)
+    assert replay.verify(rerun=True).rerun
     with pytest.raises(UsageError, match="does not exist"):
         replay.state(len(replay))
     with pytest.raises(UsageError, match="seat 2 does not exist"):
@@ -148,7 +150,7 @@ def test_load_log_iterates_states_and_observations(tmp_path: Path) -> None:
 
 def test_a_log_in_memory_verifies_too() -> None:
     match = racedeck.play("lacorsa", ["random", "random"], seed=5, options=OPTIONS)
-    assert match.replay().verify()
+    assert match.replay().verify(rerun=True).whole
 
 
 def test_a_bad_log_is_refused(tmp_path: Path) -> None:

@@ -9,8 +9,9 @@ import pytest
 
 from racedeck.core.bot import BotSpec
 from racedeck.core.log import LogWriter
-from racedeck.core.replay import replay_log, verify_log
+from racedeck.core.replay import replay_log
 from racedeck.core.runner import run_match
+from racedeck.core.verify import verify_log
 from racedeck.fuzz.hostile import HOSTILE, NEEDS_LIMIT, PLAYS_ON
 from racedeck.plugins import load_registry
 from tests.bots.helpers import REGISTRY
@@ -55,7 +56,7 @@ def test_a_cheat_never_reaches_the_log_as_a_legal_move(
             "from racedeck.fuzz.hostile import racedeck_register_bots  # noqa: F401\n"
         )
         # Re-running reproduces it: every move it made was one the engine offered.
-        verify_log(load_registry(tmp_path, entry_points=False), path)
+        verify_log(load_registry(tmp_path, entry_points=False), path, rerun=True)
     else:
         assert outcome.forfeit is not None  # type: ignore[attr-defined]
         assert "illegal action" in outcome.forfeit.reason  # type: ignore[attr-defined]

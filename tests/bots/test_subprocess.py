@@ -13,7 +13,8 @@ import pytest
 
 from racedeck.bots.check import check_program
 from racedeck.bots.subprocess_bot import subprocess_spec
-from racedeck.core.replay import replay_log, verify_log
+from racedeck.core.replay import replay_log
+from racedeck.core.verify import verify_log
 from racedeck.plugins import load_registry
 from tests.bots.helpers import HEURISTIC, RANDOM, REGISTRY, play
 
@@ -64,7 +65,7 @@ def test_the_example_programs_play_and_their_logs_verify(
     path = tmp_path / "match.jsonl"
     path.write_bytes(log)
     assert b'{"kind":"debug",' in log and b'"policy":"debug"' not in log
-    verify_log(registry, path)
+    verify_log(registry, path, rerun=True)
 
 
 EXAMPLE_COMMANDS = {

@@ -167,7 +167,7 @@ def test_log_without_result_is_truncated(
 
 def test_unknown_log_format_version(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = play_log(tmp_path)
-    raw = log.read_bytes().replace(b'"format":2', b'"format":99', 1)
+    raw = log.read_bytes().replace(b'"format":3', b'"format":99', 1)
     log.write_bytes(raw)
     code, _out, err = run_main(["replay", str(log)], capsys)
     assert code == EXIT_BAD_INPUT
@@ -212,7 +212,7 @@ def test_verification_failure_names_the_event(
         (PLUGINS / "greedy.py").read_text().replace("return legal[-1]", "return legal[0]")
     )
     code, _out, err = run_main(
-        ["replay", str(log), "--verify", "--plugins-dir", str(other)], capsys
+        ["replay", str(log), "--verify", "--rerun", "--plugins-dir", str(other)], capsys
     )
     assert code == EXIT_VERIFY_FAILED
     assert "differs at event" in err
@@ -381,7 +381,7 @@ def test_verify_refuses_a_bot_whose_play_a_seed_does_not_fix(
     assert code == 0, err
     code, _out, _err = run_main(["replay", str(log), *common], capsys)
     assert code == 0, "an ordinary replay still checks every hash"
-    code, _out, err = run_main(["replay", str(log), "--verify", *common], capsys)
+    code, _out, err = run_main(["replay", str(log), "--verify", "--rerun", *common], capsys)
     assert code == EXIT_VERIFY_FAILED
     assert "seat 1 was played by moody, whose play a seed does not fix" in err
 

@@ -154,7 +154,7 @@ def test_replay_verify_json_reports_a_mismatch_and_exits_4(
         (PLUGINS / "greedy.py").read_text().replace("return legal[-1]", "return legal[0]")
     )
     code, out, err = run(
-        ["replay", str(log), "--verify", "--plugins-dir", str(other), "--json"], capsys
+        ["replay", str(log), "--verify", "--rerun", "--plugins-dir", str(other), "--json"], capsys
     )
     assert code == EXIT_VERIFY_FAILED
     data = json.loads(out.splitlines()[-1])
@@ -175,7 +175,9 @@ def test_replay_verify_says_in_one_line_when_a_bot_version_differs(
         .replace("return legal[-1]", "return legal[0]")
         .replace('description=', 'version="2", description=')
     )
-    code, _out, err = run(["replay", str(log), "--verify", "--plugins-dir", str(other)], capsys)
+    code, _out, err = run(
+        ["replay", str(log), "--verify", "--rerun", "--plugins-dir", str(other)], capsys
+    )
     assert code == EXIT_VERIFY_FAILED
     lines = err.splitlines()
     assert lines[0] == (

@@ -162,7 +162,9 @@ def _refusals(registry: Registry, path: Path) -> Iterator[str]:
     with pytest.raises(LogError) as caught:
         for seq, _event, state, _replay in iter_states(registry, path):
             seen.append((seq, state))
-    assert seen == [(seq, state) for seq, state, _faults in _walked(registry, path)]
+    # The events before the first one that does not follow, each with its state.
+    walked = [(seq, state) for seq, state, _faults in _walked(registry, path)]
+    assert seen == walked[: len(seen)]
     yield str(caught.value)
     replay = replay_log(registry, path)
     assert replay.error is not None
@@ -183,7 +185,8 @@ def test_an_edited_log_is_refused_with_the_line_replay_names(
     errors = set(_refusals(registry, edited))
     assert len(errors) == 1, errors
     (error,) = errors
-    assert "follows from no legal action and not from the engine's seed" in error
+    # The first decision that no longer follows: its events, or its seat out of turn.
+    assert "are not the ones it gives" in error or "is to act" in error
     assert error.startswith(f"{edited}:") and f"{edited}:1:" not in error
     for command in (["step", str(edited)], ["html", str(edited), "--out", str(tmp_path / "p")]):
         monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
@@ -192,7 +195,7 @@ def test_an_edited_log_is_refused_with_the_line_replay_names(
     assert not (tmp_path / "p").exists()
 
 
-def test_an_event_no_match_can_fold_is_refused_at_its_line(
+def test_an_event_its_decision_does_not_give_is_refused_at_its_line(
     registry: Registry, tmp_path: Path
 ) -> None:
     log = _played(registry, "detroit-cleveland", tmp_path / "match.jsonl")
@@ -205,7 +208,8 @@ def test_an_event_no_match_can_fold_is_refused_at_its_line(
 
     edited = rewrite(log, tmp_path / "edited.jsonl", far_seat)
     errors = set(_refusals(registry, edited))
-    assert len(errors) == 1 and "cannot be folded" in errors.pop()
+    # Each decision's events are resolved from its recorded action, never folded as written.
+    assert len(errors) == 1 and "are not the ones it gives: the log was edited" in errors.pop()
 
 
 def test_a_log_cut_short_yields_its_intact_events_then_refuses(

@@ -10,19 +10,14 @@ import pytest
 
 from racedeck.core.bot import BotSpec
 from racedeck.core.catalogue import Catalogue
+from racedeck.core.entries import fold_log
 from racedeck.core.errors import LogError, UnknownBotError, UnknownGameError
 from racedeck.core.fork import fork_log, verify_fork
 from racedeck.core.game import AnyGame
 from racedeck.core.log import LogReader
-from racedeck.core.replay import (
-    UnfoldableEvent,
-    fold_log,
-    iter_states,
-    open_game,
-    replay_log,
-    verify_log,
-)
+from racedeck.core.replay import iter_states, open_game, replay_log
 from racedeck.core.session import plan_match, play_to_log
+from racedeck.core.verify import verify_log
 from racedeck.inspect.diff import diff_logs
 from racedeck.plugins import load_registry
 from tests.inspect.helpers import rewrite
@@ -68,11 +63,12 @@ def log(catalogue: Catalogue, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_any_catalogue_serves_replay_verification_and_forks(
     catalogue: Catalogue, log: Path, tmp_path: Path
 ) -> None:
-    replay = verify_log(catalogue, log)
+    replay = verify_log(catalogue, log, rerun=True).replay
     assert replay.complete and replay.events > 4
     forked = fork_log(catalogue, log, 3, tmp_path / "fork.jsonl", seed=9)
-    assert verify_fork(catalogue, forked.path, log).complete
-    assert verify_log(catalogue, forked.path).complete  # replay --verify re-runs forks too
+    assert verify_fork(catalogue, forked.path, log).whole
+    checked = verify_log(catalogue, forked.path, rerun=True)  # re-run from the fork point
+    assert checked.replay.complete and checked.checked_from == 4 and not checked.whole
 
 
 def test_the_fold_yields_every_entry_with_the_state_after_it(
@@ -92,22 +88,24 @@ def _bad_seat(seq: int, event: dict) -> dict:
     return {**event, "seat": 7} if event["type"] == "laid" and seq > 5 else event
 
 
-def test_an_event_the_game_cannot_fold_is_a_log_error_naming_its_line(
+def test_an_event_its_decision_does_not_give_is_a_log_error_naming_its_line(
     catalogue: Catalogue, log: Path, tmp_path: Path
 ) -> None:
     edited = rewrite(log, tmp_path / "edited.jsonl", _bad_seat)
-    seq = next(
-        n
-        for n, line in enumerate(edited.read_text().splitlines()[1:-1])
-        if n > 5 and json.loads(line)["event"]["type"] == "laid"
+    lines = [json.loads(line) for line in edited.read_text().splitlines()]
+    number, first = next(
+        (number, line)
+        for number, line in enumerate(lines, start=1)
+        if line["kind"] == "turn" and any(e.get("seat") == 7 for e in line["events"])
     )
+    seq = first["seq"] + [e.get("seat") for e in first["events"]].index(7)
     replay = replay_log(catalogue, edited)
-    assert isinstance(replay.error, UnfoldableEvent)
-    assert replay.error.line == seq + 2
-    assert replay.error.why.startswith(f"event {seq} cannot be folded: IndexError")
-    assert replay.events == seq  # the intact prefix
-    with pytest.raises(LogError, match="cannot be folded"):
+    assert isinstance(replay.error, LogError) and replay.error.line == number
+    assert "are not the ones it gives: the log was edited" in replay.error.why
+    assert replay.events == first["seq"]  # the intact prefix: the decisions before it
+    with pytest.raises(LogError, match="the log was edited"):
         verify_log(catalogue, edited)
+    # diff folds each log's events as written: the edited one cannot be folded there.
     report = diff_logs(catalogue, log, edited)
     assert report.divergence is not None and report.divergence.seq == seq
     assert report.divergence.b.error.startswith("IndexError")
@@ -116,10 +114,9 @@ def test_an_event_the_game_cannot_fold_is_a_log_error_naming_its_line(
 def test_replaying_a_complete_log_folds_each_event_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Checking that every event follows from a decision folds the events: not a second fold.
+    """Checking that every event follows from its decision folds the events: not a second fold.
 
-    (For a game that names each seat's action, ``Game.action_of``, as LACORSA does; another
-    game's seat decisions resolve each legal action until one gives the recorded events.)
+    Each recorded decision is resolved once, and its turn's states are the replay's.
     """
     name = "lacorsa"
     registry = load_registry(entry_points=False)

@@ -13,7 +13,15 @@ from racedeck.cli.app import main
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import EXIT_BAD_INPUT
 from racedeck.core.hashing import chain, header_hash
-from racedeck.core.log import Forfeit, LogWriter, ResultLine, encode, seal_result
+from racedeck.core.log import (
+    TURN_PREFIX,
+    Forfeit,
+    LogWriter,
+    ResultLine,
+    encode,
+    seal_result,
+    turn_body,
+)
 from racedeck.core.runner import run_match
 from racedeck.plugins import Registry
 
@@ -46,6 +54,12 @@ def _forge(path: Path, edit: Callable[[list[dict[str, Any]]], None]) -> int:
         if line["kind"] == "result":
             result = msgspec.convert(line, ResultLine)
             out.append(encode(seal_result(last, msgspec.structs.replace(result, hash=last))))
+            continue
+        if line["kind"] == "turn":
+            action = encode(line["act"]) if "act" in line else None
+            body = turn_body(line.get("by", -1), action, encode(line["events"]))
+            last = chain(last, body)
+            out.append(TURN_PREFIX % (line["seq"], last.encode()) + body)
             continue
         payload = encode(line[line["kind"]])
         last = chain(last, payload)

@@ -1,9 +1,8 @@
-"""A fork's bots watch the copied prefix: legality once a decision, the named action alone.
+"""A fork's bots watch the copied prefix: legality once a decision, the recorded action alone.
 
-At each seat decision of the prefix, ``watched`` finds which recorded events the seat's
-decision gave and asks the seat's bot what it would have played. One list of legal
-actions serves both; the action the game names for the decision's first event
-(``Game.action_of``) is the only one resolved.
+At each seat decision of the prefix, ``watched`` asks the seat's bot what it would have
+played and resolves the recorded action. One list of legal actions serves both; the
+recorded action is the only one resolved, and the engine's recorded events are folded.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.game import AnyGame
 from racedeck.core.log import LogReader, LogWriter
 from racedeck.core.model import Action, Observation
+from racedeck.core.replay import copy_prefix
 from racedeck.core.resume import watched
 from racedeck.core.rng import Rng
 from racedeck.core.runner import run_match
@@ -68,13 +68,16 @@ def _watch(registry: Registry, name: str, players: int) -> tuple[int, dict[str, 
     run_match(game, options, [ASKED] * players, 5, writer=LogWriter(buffer))
     buffer.seek(0)
     with LogReader("match.jsonl", buffer) as reader:
-        events = [game.event_decoder.decode(e.event) for e in reader if e.event is not None]
+        last = sum(1 for entry in reader if entry.event is not None) - 1
+    buffer.seek(0)
+    with LogReader("match.jsonl", buffer) as reader:
+        _state, _hash, decisions = copy_prefix(reader, game, options, last, None)
     for key in ("evolve", "resolve", "legal_actions"):
         calls[key] = 0
     calls["asked_for"].clear()
     _Asked.asked = 0
-    watched(game, options, players, [ASKED] * players, 5, events)
-    return len(events), calls
+    watched(game, options, players, [ASKED] * players, 5, decisions)
+    return last + 1, calls
 
 
 @pytest.mark.parametrize("name", ["detroit-cleveland", "famous-500", "lacorsa", "wacky-races"])
@@ -85,18 +88,15 @@ def test_legality_is_computed_once_a_seat_decision(registry: Registry, name: str
         asked_for = [(id(state), seat) for state, seat in calls["asked_for"]]
         assert _Asked.asked > 0
         assert len(set(asked_for)) == len(asked_for), "legal actions computed twice"
-        # A decision is a state and a seat: no list was computed twice for one. A few
-        # more lists than decisions are of states inside the engine's own turns (Detroit-
-        # Cleveland's deal, Wacky Races' draw), where a seat seems to be to act and none
-        # of its actions gives the recorded events; they too are computed once.
-        assert len(asked_for) >= _Asked.asked
+        # A decision is a state and a seat: no list was computed twice for one, and
+        # none was computed but for a decision the bot was asked about.
+        assert len(asked_for) == _Asked.asked
 
 
-@pytest.mark.parametrize("name", ["famous-500", "lacorsa"])
-def test_only_the_action_the_game_names_is_resolved(registry: Registry, name: str) -> None:
-    # LACORSA and Famous 500 name the action of every seat event, and none of their
-    # engine turns passes through a state where a seat is to act: each event of the
-    # prefix is folded once, by its own decision or as the engine's.
+@pytest.mark.parametrize("name", ["detroit-cleveland", "famous-500", "lacorsa", "wacky-races"])
+def test_only_the_recorded_action_is_resolved(registry: Registry, name: str) -> None:
+    # Each seat decision resolves its recorded action once; the engine's recorded events
+    # are folded as they are: each event of the prefix is folded once.
     game = registry.game(name)
     for players in sorted({game.min_players, game.max_players}):
         events, calls = _watch(registry, name, players)

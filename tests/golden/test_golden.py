@@ -9,10 +9,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from racedeck.core.errors import LogError, OptionError
+from racedeck.core.errors import LogError, OptionError, UsageError
+from racedeck.core.fork import fork_log
 from racedeck.core.log import LOG_FORMAT, LogReader, LogWriter
-from racedeck.core.replay import replay_log, verify_log
+from racedeck.core.replay import replay_log
 from racedeck.core.runner import run_match
+from racedeck.core.verify import verify_log
 from racedeck.plugins import Registry
 from tests.golden.specs import GOLDEN_DIR, GOLDEN_MATCHES
 
@@ -26,7 +28,8 @@ def test_golden_log_replays_and_verifies(registry: Registry, match) -> None:  # 
     assert [s.bot for s in replay.header.seats] == list(match.seats)
     assert replay.game.next_step(replay.state).over
     assert getattr(replay.state, "phase", "over") == "over"
-    verify_log(registry, match.path)
+    checked = verify_log(registry, match.path, rerun=True)
+    assert checked.whole and checked.rerun and checked.replay.events == replay.events
 
 
 def test_every_registered_game_has_a_golden_log(registry: Registry) -> None:
@@ -60,7 +63,8 @@ def test_logs_from_older_versions_still_replay_and_verify(registry: Registry, pa
         or replay.header.format < LOG_FORMAT
     )
     assert replay.game.rules_version == replay.header.rules_version
-    verify_log(registry, path)
+    assert verify_log(registry, path).whole  # read and checked, no bot run
+    verify_log(registry, path, rerun=True)
 
 
 @pytest.mark.parametrize(
@@ -120,3 +124,35 @@ def test_an_old_format_result_line_is_still_checked_against_its_events(
     assert lines[-1] != forged.read_bytes().splitlines(keepends=True)[-1]
     replay = replay_log(registry, forged)
     assert replay.error is not None and f":{len(lines)}:" in str(replay.error)
+
+
+@pytest.mark.parametrize("match", GOLDEN_MATCHES, ids=lambda m: m.path.stem)
+def test_a_log_of_decisions_is_at_most_15_percent_larger_than_one_of_events(match) -> None:  # type: ignore[no-untyped-def]
+    """The same match, written as format 3 (decision lines) and format 2 (event lines)."""
+    format2 = OLD_DIR / f"{match.path.stem}-format2.jsonl"
+    with LogReader(format2) as reader:
+        assert reader.header.format == 2
+    with LogReader(match.path) as reader:
+        assert reader.header.format == LOG_FORMAT == 3
+    assert match.path.stat().st_size <= 1.15 * format2.stat().st_size
+
+
+@pytest.mark.parametrize(
+    "path", sorted(OLD_DIR.glob("*-format2.jsonl"))[:3], ids=lambda p: p.stem
+)
+def test_a_fork_of_a_format_2_log_is_a_log_of_decisions_checked_against_it(
+    registry: Registry, path: Path, tmp_path: Path
+) -> None:
+    """The frozen reader finds the copied decisions; the fork is written in format 3."""
+    for at in range(12, 40):
+        try:
+            forked = fork_log(registry, path, at, tmp_path / "fork.jsonl")
+        except UsageError as exc:
+            assert "decision" in str(exc)
+            continue
+        break
+    else:
+        raise AssertionError("no decision ends between events 12 and 40")
+    assert forked.header.format == LOG_FORMAT and forked.header.fork is not None
+    checked = verify_log(registry, forked.path, rerun=True, parent=path)
+    assert checked.whole and checked.checked_from == at + 1

@@ -40,8 +40,9 @@ def rewrite(
 ) -> Path:
     """Copy a log, passing each event through ``edit`` (``None`` drops it), re-chained.
 
-    The result line is worked out again from the edited events, as a forger would, so
-    that the copy is a log every reader accepts.
+    A decision line keeps its seat and action and holds its edited events. The result
+    line is worked out again from the edited events, as a forger would, so that the copy
+    is a log every reader accepts.
     """
     with LogReader(source) as reader, open(target, "wb") as handle:
         writer = LogWriter(handle)
@@ -49,14 +50,30 @@ def rewrite(
         writer.header(new_header)
         state = _initial(new_header)
         kept = 0
+        decision = None
+        made: list[bytes] = []
+
+        def write_decision() -> None:
+            if decision is not None and made:  # a decision whose events all went, gone
+                writer.turn(decision.actor, decision.action, list(made))
+                made.clear()
+
         for entry in reader:
+            if entry.decision is not None:
+                write_decision()
+                decision = entry.decision
+                continue
             assert entry.event is not None
             event = edit(entry.seq, msgspec.json.decode(entry.event))
             if event is not None:
                 raw = msgspec.json.encode(event)
-                writer.event(raw)
+                if decision is None:
+                    writer.event(raw)
+                else:
+                    made.append(raw)
                 state = _fold(new_header, state, raw)
                 kept += 1
+        write_decision()
         result = reader.result
         assert result is not None
         ending = (state_hash(state), _result(new_header, state)) if state is not None else None
@@ -104,3 +121,22 @@ def events_of(path: Path) -> list[dict[str, Any]]:
     """Return a log's events as mappings."""
     with LogReader(path) as reader:
         return [msgspec.json.decode(e.event) for e in reader if e.event is not None]
+
+
+def line_of(path: Path, seq: int) -> int:
+    """Return the number of the line that holds event ``seq`` (its decision's line)."""
+    with LogReader(path) as reader:
+        for entry in reader:
+            if entry.event is not None and entry.seq == seq:
+                return entry.line
+    raise AssertionError(f"no event {seq} in {path}")
+
+
+def as_format_2(header: Header) -> Header:
+    """A header edit for ``rewrite``: the copy is a format 2 log, one event a line.
+
+    A format 3 log is read decision by decision, so an edited deal stops it at its first
+    line; a format 2 log's events that no decision explains are folded as written (and
+    refused at the result line), which is what a test of views over a forged deal needs.
+    """
+    return msgspec.structs.replace(header, format=2)

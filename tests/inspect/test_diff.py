@@ -11,7 +11,7 @@ from racedeck.cli.app import main
 from racedeck.core.errors import LogError
 from racedeck.inspect.diff import diff_logs
 from racedeck.plugins import Registry
-from tests.inspect.helpers import events_of, play, rewrite
+from tests.inspect.helpers import events_of, line_of, play, rewrite
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +41,7 @@ def test_diff_finds_an_edited_event_at_its_number(
     assert report.divergence is not None
     assert report.divergence.seq == at
     assert report.events_compared == at
-    assert report.divergence.a.line == report.divergence.b.line == at + 2
+    assert report.divergence.a.line == report.divergence.b.line == line_of(base, at)
     assert (
         report.divergence.b.entry is not None
         and report.divergence.a.entry != report.divergence.b.entry

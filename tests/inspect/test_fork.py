@@ -9,9 +9,10 @@ import pytest
 
 from racedeck.cli.app import main
 from racedeck.core.errors import LogError, UsageError, VerificationError
-from racedeck.core.fork import ForkOutcome, check_parent, fork_log, verify_fork
+from racedeck.core.fork import ForkOutcome, fork_log, verify_fork
 from racedeck.core.log import LogReader
 from racedeck.core.replay import replay_log
+from racedeck.core.verify import check_parent
 from racedeck.inspect.diff import diff_logs
 from racedeck.plugins import Registry
 from tests.inspect.helpers import events_of, play, rewrite
@@ -115,8 +116,8 @@ def test_a_fork_altered_after_its_fork_point_fails_verification(
         header = reader.header
     spliced = rewrite(other.path, tmp_path / "spliced.jsonl", lambda seq, e: e, lambda h: header)
     replay = replay_log(registry, spliced)
-    assert replay.error is not None and "engine's seed" in str(replay.error)
-    with pytest.raises(LogError, match="engine's seed"):
+    assert replay.error is not None and "the engine's decision at event" in str(replay.error)
+    with pytest.raises(LogError, match=r"the engine's decision at event"):
         verify_fork(registry, spliced)
 
 

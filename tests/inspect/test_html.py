@@ -15,7 +15,7 @@ from racedeck.inspect.html import match_data
 from racedeck.inspect.pictures import picture_for
 from racedeck.plugins import Registry
 from tests.inspect.browser import Browser
-from tests.inspect.helpers import play, rewrite
+from tests.inspect.helpers import as_format_2, play, rewrite
 
 STRIP = (
     "[...document.querySelectorAll('#strip g.car')].map(g => [+g.dataset.car, +g.dataset.space])"
@@ -143,8 +143,10 @@ def test_seat_views_in_the_page_come_from_observations_only(
 ) -> None:
     # The edited logs end early, so their result lines are refused; the views are at stake.
     monkeypatch.setattr("racedeck.core.replay.check_result", lambda *args: None)
-    first = rewrite(log, tmp_path / "first.jsonl", lambda seq, e: e if seq == 0 else None)
-    swapped = rewrite(log, tmp_path / "swapped.jsonl", _swap_hands)
+    first = rewrite(
+        log, tmp_path / "first.jsonl", lambda seq, e: e if seq == 0 else None, as_format_2
+    )
+    swapped = rewrite(log, tmp_path / "swapped.jsonl", _swap_hands, as_format_2)
     a, b = match_data(registry, first), match_data(registry, swapped)
 
     def view(data: dict, frame: int, v: int) -> tuple[str, str]:

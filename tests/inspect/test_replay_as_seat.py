@@ -10,7 +10,7 @@ import pytest
 from racedeck.cli.app import main
 from racedeck.core.replay import iter_states
 from racedeck.plugins import Registry
-from tests.inspect.helpers import play, rewrite
+from tests.inspect.helpers import as_format_2, play, rewrite
 
 
 def _swap_hands(seq: int, event: dict, a: int, b: int) -> dict:
@@ -29,7 +29,9 @@ def test_replay_as_a_seat_is_blind_to_cards_it_cannot_see(
     tmp_path: Path, registry: Registry, capsys: pytest.CaptureFixture[str]
 ) -> None:
     base = play(registry, tmp_path / "base.jsonl")
-    swapped = rewrite(base, tmp_path / "swapped.jsonl", lambda s, e: _swap_hands(s, e, 1, 2))
+    swapped = rewrite(
+        base, tmp_path / "swapped.jsonl", lambda s, e: _swap_hands(s, e, 1, 2), as_format_2
+    )
     views = []
     # The swapped log cannot be folded past its deal, so replaying it ends with that error
     # (exit 3) after showing the state asked for; the views before it are what is compared.

@@ -17,7 +17,7 @@ from pettingzoo.test import api_test, seed_test
 import racedeck.rl as rl
 from racedeck.core.errors import IllegalActionError, LogError, UsageError, VerificationError
 from racedeck.core.log import LogReader, LogWriter, encode
-from racedeck.core.replay import verify_log
+from racedeck.core.verify import verify_log
 from tests.rl.helpers import GAME_IDS, GAMES, REGISTRY, make, play_randomly
 
 
@@ -304,16 +304,16 @@ def test_an_episode_is_a_log_that_verifies(
     env = make(name, options, players, seed=8)
     list(play_randomly(env, seed=8))
     path = env.write_log(tmp_path / "episode.jsonl")
-    replay = verify_log(REGISTRY, path)
-    assert replay.events == len(env.events)
+    checked = verify_log(REGISTRY, path)
+    assert checked.whole and checked.replay.events == len(env.events)
     rl.verify_episode(REGISTRY, path)
     with LogReader(path) as reader:
         header = reader.header
         notes = [entry.debug for entry in reader if entry.debug is not None]
-    assert header.fork is not None and header.fork.at == len(env.events) - 1
+    assert header.fork is None  # a log of decisions, checked to its first event
     assert [seat.bot for seat in header.seats] == ["random"] * players
     assert notes and {note.bot for note in notes} == {"external"}
-    assert len(notes) == len(env._decisions)
+    assert len(notes) == sum(1 for _seat, action, _count in env._decisions if action is not None)
 
 
 def test_the_command_line_verifies_an_episode(tmp_path: Path) -> None:
@@ -336,9 +336,9 @@ def test_an_altered_recorded_decision_fails_verification(tmp_path: Path) -> None
     env = make("lacorsa", {"races": 1}, 2)
     list(play_randomly(env, seed=1))
     path = env.write_log(tmp_path / "episode.jsonl")
-    first = env._decisions[0][2]
+    seat, first, _count = next(d for d in env._decisions if d[1] is not None)
     game = env.game
-    other = next(a for a in game.legal_actions(env2_state(env), env._decisions[0][1]) if a != first)
+    other = next(a for a in game.legal_actions(env2_state(env), seat) if a != first)
     forged = tmp_path / "forged.jsonl"
     with LogReader(path) as reader, open(forged, "wb") as handle:
         writer = LogWriter(handle)
@@ -351,11 +351,12 @@ def test_an_altered_recorded_decision_fails_verification(tmp_path: Path) -> None
                     note = msgspec.structs.replace(note, text=encode(other).decode())
                     changed = True
                 writer.debug(note)
-            elif entry.event is not None:
-                writer.event(entry.event)
+            elif entry.decision is not None:
+                decision = entry.decision
+                writer.turn(decision.actor, decision.action, list(decision.events))
         assert reader.result is not None
         writer.result(msgspec.structs.replace(reader.result, hash=writer.last_hash))
-    verify_log(REGISTRY, forged)  # the fork's own check takes the events as recorded
+    verify_log(REGISTRY, forged)  # the decision lines stand: a debug note is free text
     with pytest.raises(VerificationError):
         rl.verify_episode(REGISTRY, forged)
 
@@ -380,8 +381,8 @@ def test_the_generic_encoder_defaults() -> None:
 
 
 def test_an_altered_draw_fails_playing_the_episode_again(tmp_path: Path) -> None:
-    """The engine's first draw (LACORSA's deal) changed, hashes rebuilt: the fork's check
-    takes draws as recorded, playing the episode again does not."""
+    """The engine's first draw (LACORSA's deal) changed, hashes rebuilt: reading the log
+    draws it again from the seed, and so does playing the episode again."""
     env = make("lacorsa", {"races": 1}, 2)
     list(play_randomly(env, seed=1))
     path = env.write_log(tmp_path / "episode.jsonl")
@@ -392,15 +393,17 @@ def test_an_altered_draw_fails_playing_the_episode_again(tmp_path: Path) -> None
         for entry in reader:
             if entry.debug is not None:
                 writer.debug(entry.debug)
-            elif entry.event is not None:
-                raw = entry.event
+            elif entry.decision is not None:
+                made = list(entry.decision.events)
                 if entry.seq == 0:
-                    event = msgspec.json.decode(raw)
+                    event = msgspec.json.decode(made[0])
                     hands = event["hands"]
                     hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
-                    raw = encode(event)
-                writer.event(raw)
+                    made[0] = encode(event)
+                writer.turn(entry.decision.actor, entry.decision.action, made)
         assert reader.result is not None
         writer.result(msgspec.structs.replace(reader.result, hash=writer.last_hash))
+    with pytest.raises(LogError, match="engine's decision at event 0"):
+        verify_log(REGISTRY, forged)
     with pytest.raises((VerificationError, LogError)):
         rl.verify_episode(REGISTRY, forged)

@@ -12,7 +12,7 @@ from gymnasium.utils.env_checker import check_env
 
 import racedeck.rl as rl
 from racedeck.core.errors import IllegalActionError, UsageError
-from racedeck.core.replay import verify_log
+from racedeck.core.verify import verify_log
 from tests.rl.helpers import REGISTRY
 
 
@@ -54,7 +54,7 @@ def test_gymnasium_checks_pass_and_episodes_repeat(
     assert first == _episode(env, seed=3)
     assert first[1] in (-1.0, 0.0, 1.0)
     path = env.write_log(tmp_path / "episode.jsonl")
-    replay = verify_log(REGISTRY, path)
+    replay = verify_log(REGISTRY, path).replay
     names = [seat.bot for seat in replay.header.seats]
     assert names[1] == "random"
     assert names[0] == opponents[0]

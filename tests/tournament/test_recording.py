@@ -195,7 +195,7 @@ def test_a_worker_writes_nothing_and_sends_each_log_home_compressed(
         assert match.record.log == ""
         with LogReader("sent.jsonl", io.BytesIO(gzip.decompress(match.log))) as reader:
             assert reader.header.seed == match.record.seed
-            assert sum(1 for _ in reader) == match.record.events
+            assert sum(1 for e in reader if e.event is not None) == match.record.events
             assert reader.result is not None
 
 

@@ -19,11 +19,12 @@ from typing import Any
 
 from racedeck.bots.named import COMMAND_PREFIX, is_program
 from racedeck.bots.subprocess_bot import DEFAULT_TIME_LIMIT, SubprocessBot, Violation
+from racedeck.core.asking import describe_failure
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import UsageError
 from racedeck.core.model import Action, Observation
 from racedeck.core.rng import Rng
-from racedeck.core.runner import describe_failure, run_match
+from racedeck.core.runner import run_match
 from racedeck.plugins import Registry
 
 

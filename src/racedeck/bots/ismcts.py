@@ -40,11 +40,12 @@ from racedeck.bots.selection import (
     select_ucb1,
 )
 from racedeck.core.bot import Bot, BotFactory, BotFault
+from racedeck.core.driver import Driver
 from racedeck.core.errors import RacedeckError
 from racedeck.core.game import AnyGame
 from racedeck.core.model import ENGINE, Action, Observation, Options, Result
 from racedeck.core.rng import Rng
-from racedeck.core.step import NO_CHANCE, Turn, choose
+from racedeck.core.step import Turn, choose
 
 Rollout = Literal["random", "heuristic", "light"]
 """How playouts choose: uniformly, or mostly as the game's heuristic bot would, or as its
@@ -289,142 +290,166 @@ class Ismcts(Bot):
         return _most_tried(root.tables.get(self._seat, {}), legal)[0]
 
     def _simulate(self, root: _Node, state: Any, rng: random.Random) -> int:
-        """Run one simulation from ``state``; return how many forward-model steps it took."""
+        """Run one simulation from ``state``; return how many forward-model steps it took.
+
+        One run of the play driver: down the tree, each seat's choice selected from its
+        node's statistics, until a node is added (or the match ends), then a playout to
+        the end, or to the horizon where the game estimates the position. The engine's
+        chance is drawn from the search's own generator.
+        """
         game = self._game
         assert game is not None
-        next_step, legal_actions, resolve = game.next_step, game.legal_actions, game.resolve
-        exploration = self.budget.exploration
-        advisers = self._advisers
-        sealed, mix, bias = self.budget.sealed, self.budget.mix, self._bias
-        own = self._seat
-        node: _Node | None = root
-        path: list[tuple[int, Row, Update]] = []
+        descent = _Descent(self, game, root, rng)
+        driver = Driver(game, state, 0, descent.ask, engine_turn=descent.engine_turn)
         steps = 0
-        verdict: Result | None = None
-        # Down the tree until a node is added (or the match ends), then a playout.
-        while node is not None:
-            step = next_step(state)
-            if step.engine:
-                turn: Turn[Any, Any] = Turn(game, state, rng)
-                resolve(turn, ENGINE, None)
-                state = turn.state
-                steps += 1
-                continue
-            seats = step.seats
-            if not seats:
-                break
-            joint = []
-            for seat in seats:
-                table = node.tables.get(seat)
-                if table is None:
-                    table = node.tables[seat] = {}
-                legal = legal_actions(state, seat)
-                prior = None
-                if advisers is not None and len(legal) > 1:
-                    prior = partial(
-                        _node_favourite, node, game, advisers[seat], state, seat, legal, rng
-                    )
-                index = node.index(seat, legal) if len(legal) > WIDEN_ABOVE else None
-                update: Update = None
-                # The searching seat best-responds (UCB1) to the others' learnt mix.
-                if len(seats) > 1 and seat != own and sealed != "ucb1":
-                    action, stats, update = select_sealed(
-                        table, legal, sealed, mix, rng, prior, index
-                    )
-                else:
-                    action, stats = select_ucb1(table, legal, exploration, rng, prior, bias, index)
-                joint.append(action)
-                path.append((seat, stats, update))
-            key = joint[0] if len(joint) == 1 else tuple(joint)
-            child = node.children.get(key)
-            if child is None:
-                node.children[key] = _Node()
-                node = None
-            else:
-                node = child
-            turn = Turn(game, state, NO_CHANCE)
-            for seat, action in zip(seats, joint, strict=True):
-                resolve(turn, seat, action)
-                steps += 1
-            state = turn.state
-        else:
-            state, played, verdict = self._playout(game, state, rng, self._horizon)
-            steps += played
+        for _decided in driver:
+            steps += 1
+            if descent.joint:
+                descent.descend()  # every seat of the step has chosen: one node down
+            if descent.playing:
+                descent.played += 1
         # A playout cut at the horizon is judged by the game's estimate; else the result.
-        final = game.result(state) if verdict is None else verdict
+        verdict = descent.verdict
+        final = game.result(driver.state) if verdict is None else verdict
         reward = rewards(final, self.budget.rank_weight)
-        for seat, stats, update in path:
+        sealed = self.budget.sealed
+        for seat, stats, update in descent.path:
             stats[0] += 1
             stats[1] += reward[seat]
             if update is not None:
                 learn(sealed, stats, update, reward[seat])
         return steps
 
-    def _playout(
-        self, game: AnyGame, state: Any, rng: random.Random, horizon: int | None
-    ) -> tuple[Any, int, Result | None]:
-        """Play from ``state`` to the end of the match; return the state, steps and a verdict.
 
-        With a ``horizon`` the playout stops at the first seat decision after that many
-        steps and returns the game's ``estimate`` of the position as the verdict (``None``:
-        the match ended, and its result is the verdict; or the game gave no estimate there,
-        and the playout went on).
+class _Descent:
+    """One simulation as the play driver's seats: the tree's selection, then the playout.
 
-        Uniformly, or as the seats' heuristic bots would with chance ``epsilon`` of a
-        uniform choice instead (and a uniform one where a heuristic fails or answers
-        something not legal). This is where a search spends most of its time, so the
-        policy is written out here rather than called a decision at a time.
-        """
-        next_step, legal_actions, resolve = game.next_step, game.legal_actions, game.resolve
-        observe = game.observe
-        policy, epsilon = self._policy, self.budget.epsilon
-        draw, randrange = rng.random, rng.randrange
-        steps = 0
-        limit = horizon if horizon is not None else -1
-        while True:
-            step = next_step(state)
-            if step.engine:
-                turn: Turn[Any, Any] = Turn(game, state, rng)
-                resolve(turn, ENGINE, None)
-                state = turn.state
-                steps += 1
-                continue
-            seats = step.seats
-            if not seats:
-                return state, steps, None
-            if steps >= limit >= 0:
-                verdict = game.estimate(state)
-                if verdict is not None:
-                    return state, steps, verdict
-                limit = -1  # no estimate here: play on to the end
-            # Every seat of a sealed step chooses from the same state, before any is resolved.
-            joint: list[Action] = []
-            for seat in seats:
-                legal = legal_actions(state, seat)
-                count = len(legal)
-                if policy is None:
-                    joint.append(legal[randrange(count)])
-                    continue
-                if count == 1:
-                    joint.append(legal[0])
-                    continue
-                listed = None
-                if draw() >= epsilon:
-                    try:
-                        answer = policy[seat].act(observe(state, seat), legal, rng)
-                    except Exception:  # a heuristic that trips on a sampled state plays randomly
-                        answer = None
-                    if answer is not None:
-                        listed = choose(legal, answer)
-                joint.append(legal[randrange(count)] if listed is None else listed)
-            turn = Turn(game, state, NO_CHANCE)
-            if len(joint) == 1:
-                resolve(turn, seats[0], joint[0])
-            else:
-                for seat, action in zip(seats, joint, strict=True):
-                    resolve(turn, seat, action)
-            steps += len(seats)
-            state = turn.state
+    ``ask`` selects from the current node's statistics while there is a node (recording
+    each choice on ``path`` and the step's joint choice on ``joint``), and plays the
+    playout policy once the tree has been left: uniformly, or as the seats' heuristic bots
+    would with chance ``epsilon`` of a uniform choice instead (and a uniform one where a
+    heuristic fails or answers something not legal). ``played`` counts the playout's
+    steps; at the horizon the game's estimate ends the playout (``verdict``).
+    """
+
+    __slots__ = (
+        "_advisers",
+        "_bias",
+        "_budget",
+        "_game",
+        "_limit",
+        "_own",
+        "_policy",
+        "_rng",
+        "_step_seats",
+        "_step_state",
+        "joint",
+        "node",
+        "path",
+        "played",
+        "playing",
+        "verdict",
+    )
+
+    def __init__(self, search: Ismcts, game: AnyGame, root: _Node, rng: random.Random) -> None:
+        self._game = game
+        self._budget = search.budget
+        self._advisers = search._advisers
+        self._policy = search._policy
+        self._bias = search._bias
+        self._own = search._seat
+        self._rng = rng
+        horizon = search._horizon
+        self._limit = horizon if horizon is not None else -1
+        self._step_state: Any = None
+        self._step_seats: tuple[int, ...] = ()
+        self.node: _Node | None = root
+        self.path: list[tuple[int, Row, Update]] = []
+        self.joint: list[Action] = []
+        self.played = 0
+        self.playing = False
+        """Whether the step being resolved belongs to the playout (the tree was left)."""
+        self.verdict: Result | None = None
+
+    def engine_turn(self, state: Any, seq: int) -> Turn[Any, Any]:
+        """Resolve the engine's turn with the search's generator."""
+        self.playing = self.node is None
+        turn: Turn[Any, Any] = Turn(self._game, state, self._rng)
+        self._game.resolve(turn, ENGINE, None)
+        return turn
+
+    def ask(self, state: Any, seat: int, legal: tuple[Action, ...]) -> Action | None:
+        """Return ``seat``'s choice: selected in the tree, else the playout policy's."""
+        node = self.node
+        if node is not None:
+            self.playing = False
+            return self._select(node, state, seat, legal)
+        self.playing = True
+        limit = self._limit
+        if self.played >= limit >= 0:
+            verdict = self._game.estimate(state)
+            if verdict is not None:
+                self.verdict = verdict
+                return None  # the playout stops here, judged by the estimate
+            self._limit = -1  # no estimate here: play on to the end
+        rng = self._rng
+        count = len(legal)
+        policy = self._policy
+        if policy is None:
+            return legal[rng.randrange(count)]
+        if count == 1:
+            return legal[0]
+        listed = None
+        if rng.random() >= self._budget.epsilon:
+            try:
+                answer = policy[seat].act(self._game.observe(state, seat), legal, rng)
+            except Exception:  # a heuristic that trips on a sampled state plays randomly
+                answer = None
+            if answer is not None:
+                listed = choose(legal, answer)
+        return legal[rng.randrange(count)] if listed is None else listed
+
+    def _select(self, node: _Node, state: Any, seat: int, legal: tuple[Action, ...]) -> Action:
+        """Select ``seat``'s choice at ``node`` (UCB1, or a sealed step's learnt mix)."""
+        game, rng, budget = self._game, self._rng, self._budget
+        table = node.tables.get(seat)
+        if table is None:
+            table = node.tables[seat] = {}
+        prior = None
+        advisers = self._advisers
+        if advisers is not None and len(legal) > 1:
+            prior = partial(_node_favourite, node, game, advisers[seat], state, seat, legal, rng)
+        index = node.index(seat, legal) if len(legal) > WIDEN_ABOVE else None
+        update: Update = None
+        if seat != self._own and budget.sealed != "ucb1" and len(self._seats(state)) > 1:
+            # The searching seat best-responds (UCB1) to the others' learnt mix.
+            action, stats, update = select_sealed(
+                table, legal, budget.sealed, budget.mix, rng, prior, index
+            )
+        else:
+            action, stats = select_ucb1(
+                table, legal, budget.exploration, rng, prior, self._bias, index
+            )
+        self.joint.append(action)
+        self.path.append((seat, stats, update))
+        return action
+
+    def _seats(self, state: Any) -> tuple[int, ...]:
+        """Return the seats of the step at ``state`` (asked once a step)."""
+        if state is not self._step_state:
+            self._step_state, self._step_seats = state, self._game.next_step(state).seats
+        return self._step_seats
+
+    def descend(self) -> None:
+        """Go down to the child of the step's joint choice, adding it when new (and stop)."""
+        joint, node = self.joint, self.node
+        assert node is not None
+        key = joint[0] if len(joint) == 1 else tuple(joint)
+        child = node.children.get(key)
+        if child is None:
+            node.children[key] = _Node()
+        self.node = child
+        joint.clear()
 
 
 def _most_tried(table: Mapping[Action, Row], legal: Sequence[Action]) -> tuple[Action, float]:

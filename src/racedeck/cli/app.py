@@ -34,6 +34,7 @@ from racedeck.core.errors import (
 
 if TYPE_CHECKING:
     from racedeck.core.log import Header
+    from racedeck.core.verify import Verification
     from racedeck.plugins import Registry
 
 SUBCOMMAND_MODULES = (
@@ -225,20 +226,36 @@ def play(
 def replay(
     log: Annotated[Path, typer.Argument(help="The log to replay.")],
     verify: Annotated[
-        bool, typer.Option("--verify", help="Also re-run the match from its header and compare.")
+        bool,
+        typer.Option(
+            "--verify",
+            help="Check every action, event and engine draw against the header (runs no bot).",
+        ),
     ] = False,
+    rerun: Annotated[
+        bool,
+        typer.Option("--rerun", help="With --verify: also re-run the logged bots and compare."),
+    ] = False,
+    parent: Annotated[
+        Path | None,
+        typer.Option(help="With --verify, for a fork: check its copied events against this log."),
+    ] = None,
     at: Annotated[int | None, typer.Option(help="Stop after event N (counting from 0).")] = None,
     seat: Annotated[int | None, typer.Option(help="Show the state as this seat saw it.")] = None,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
-    """Replay a log, checking every hash; with --verify, re-run the match and compare."""
+    """Replay a log, checking every hash; with --verify, say what was verified."""
     from racedeck.cli.contract import ReplayOutput
     from racedeck.cli.render import describe_replay
     from racedeck.core.log import LogReader
-    from racedeck.core.replay import replay_log, verify_log
+    from racedeck.core.replay import replay_log
+    from racedeck.core.verify import verify_log
 
     reg = registry(plugins_dir)
+    checked: Verification | None = None
+    if (rerun or parent is not None) and not verify:
+        raise UsageError("--rerun and --parent go with --verify")
     if verify:
         if at is not None:
             raise UsageError("--verify checks the whole log; it cannot be combined with --at")
@@ -246,7 +263,8 @@ def replay(
             header = reader.header
         for note in version_notes(reg, header):
             typer.echo(f"racedeck: note: {note}", err=True)
-        result = verify_log(reg, log)
+        checked = verify_log(reg, log, rerun=rerun, parent=parent)
+        result = checked.replay
     else:
         result = replay_log(reg, log, at=at)
     _check_seat(seat, result.header.players)
@@ -260,7 +278,7 @@ def replay(
                 game=result.header.game,
                 events=result.events,
                 complete=result.complete,
-                verified=verify,
+                verified=checked is not None and checked.whole,
                 state_hash=final.state_hash if final else None,
                 result=final.result if final else None,
                 faults=result.faults,
@@ -271,8 +289,8 @@ def replay(
         )
     else:
         typer.echo(describe_replay(result, seat, at))
-        if verify:
-            typer.echo(f"verified: re-running the match reproduced all {result.events} events")
+        if checked is not None:
+            typer.echo(checked.summary())
     if result.error is not None:
         raise result.error
 

@@ -28,14 +28,17 @@ def diff(
 ) -> None:
     """Find the first event where two logs diverge; exit 0 when identical, 1 when not."""
     from racedeck.cli.contract import DiffOutput
+    from racedeck.core.log import LogReader
     from racedeck.inspect.diff import diff_logs
     from racedeck.inspect.errors import LogsDiffer
     from racedeck.inspect.text import describe_diff, diff_json
 
+    if seat is not None:
+        # Checked before comparing: a seat the logs do not have is a usage error even
+        # when they are identical.
+        with LogReader(a) as first, LogReader(b) as second:
+            _check_seat(seat, min(first.header.players, second.header.players))
     report = diff_logs(registry(plugins_dir), a, b)
-    if seat is not None and report.divergence is not None:
-        players = min(report.divergence.a.header.players, report.divergence.b.header.players)
-        _check_seat(seat, players)
     if json:
         emit_json(DiffOutput(**diff_json(report, seat)))
     else:
@@ -86,19 +89,20 @@ def fork(
             raise UsageError(
                 "--verify checks an existing fork; drop --at, --seat, --seed and --log"
             )
-        replay = verify_fork(reg, log, parent)
+        checked = verify_fork(reg, log, parent)
+        replay = checked.replay
         assert replay.header.fork is not None
         if json:
             emit_json(
                 ForkVerifyOutput(
-                    log=str(log), verified=True, events=replay.events, fork=replay.header.fork
+                    log=str(log),
+                    verified=checked.whole,
+                    events=replay.events,
+                    fork=replay.header.fork,
                 )
             )
         else:
-            typer.echo(
-                f"verified: {log} forked at event {replay.header.fork.at}; re-running it "
-                f"reproduced all {replay.events} events"
-            )
+            typer.echo(f"{log} forked at event {replay.header.fork.at}; {checked.summary()}")
         return
     if parent is not None:
         raise UsageError("--parent goes with --verify")

@@ -124,13 +124,20 @@ def atomic_write(target: str | Path, what: str | None = None) -> Iterator[Binary
     The file is flushed and synced before the rename, so ``target`` is either as it was
     or the whole new file, also after a crash. ``what`` names the file in a
     ``FileWriteError`` (default: its path).
+
+    The partial file is readable by its owner alone while it is written (mode 0600), and
+    what lands under ``target`` must be the very file racedeck wrote: a partial name
+    replaced meanwhile (by a link or another file) is refused, before the rename and after
+    it, by the file's identity (device and inode), never by its name.
     """
     what = what or str(target)
     with atomic_path(target, what) as partial:
         try:
-            # Created afresh (O_EXCL): a link or file planted at the partial name since the
-            # check above makes this fail instead of being written through.
-            handle = open(partial, "xb")  # noqa: SIM115 - closed by the with below
+            # Created afresh (O_EXCL, no link followed): a link or file planted at the
+            # partial name since the check above makes this fail instead of being written
+            # through. Owner-only while the match runs: its deal is in there.
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+            handle = os.fdopen(os.open(partial, flags, 0o600), "wb")
         except OSError as exc:
             raise FileWriteError(what, exc) from None
         try:
@@ -138,12 +145,38 @@ def atomic_write(target: str | Path, what: str | None = None) -> Iterator[Binary
                 yield handle
                 handle.flush()
                 os.fsync(handle.fileno())
+                mine = os.fstat(handle.fileno())
         except OSError as exc:
             # A write into the file by the block, its flush, sync or close: a full disk,
             # a quota, a file too big. Any other OSError is not the file's and goes on.
             if exc.errno not in WRITE_ERRNOS and exc.filename is not None:
                 raise
             raise FileWriteError(what, exc) from None
+        _refuse_swapped(partial, mine, what)
+    _refuse_swapped(Path(target), mine, what, landed=True)
+
+
+def _refuse_swapped(
+    path: Path, mine: os.stat_result, what: str, *, landed: bool = False
+) -> None:
+    """Raise ``UnsafeTargetError`` unless ``path`` is the file ``mine`` describes.
+
+    ``landed``: the rename is done, so a stranger's file under the target's name is
+    removed before refusing (it is not the file racedeck wrote).
+    """
+    try:
+        found = os.lstat(path)
+    except OSError:
+        found = None
+    if found is not None and (found.st_dev, found.st_ino) == (mine.st_dev, mine.st_ino):
+        return
+    if landed and found is not None and not stat.S_ISDIR(found.st_mode):
+        with contextlib.suppress(OSError):
+            path.unlink()
+    raise UnsafeTargetError(
+        f"cannot write {what}: {path} was replaced while it was being written; "
+        "the file under its name would not be the one racedeck wrote"
+    )
 
 
 def write_atomically(target: str | Path, payload: bytes, what: str | None = None) -> Path:

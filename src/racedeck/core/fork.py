@@ -7,8 +7,9 @@ N. The engine's chance is keyed by the event count, so a fork with the parent's 
 bots that draw nothing of their own replays the parent exactly.
 
 Writing the prefix and playing on is ``racedeck.core.replay.write_match``, the same code
-that re-runs a fork to verify it: ``verify_fork`` takes the copied prefix as recorded,
-and everything after it must come out of the header's bots and seed byte for byte.
+that re-runs a fork to verify it: ``verify_fork`` re-runs it from its fork point, and
+everything after it must come out of the header's bots and seed byte for byte; the
+copied prefix is verified only against its parent log, when that is given.
 """
 
 from __future__ import annotations
@@ -16,27 +17,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from msgspec.structs import replace
 
 from racedeck.core.bot import BotSpec
 from racedeck.core.catalogue import Catalogue
-from racedeck.core.errors import UsageError, VerificationError
+from racedeck.core.errors import UsageError
 from racedeck.core.files import atomic_write
 from racedeck.core.log import ForkOrigin, Header, LogReader, LogWriter
-from racedeck.core.replay import (
-    Replay,
-    clip,
-    copy_prefix,
-    first_difference,
-    open_game,
-    replay_log,
-    rerun,
-    write_match,
-)
-from racedeck.core.resume import split_decision
+from racedeck.core.replay import copy_prefix, open_game, replay_log, write_match
 from racedeck.core.runner import MatchOutcome, make_header
+from racedeck.core.verify import Verification, verify_log
 
 
 @dataclass
@@ -76,22 +67,17 @@ def fork_log(
     """
     if at < 0:
         raise UsageError(f"--at must be 0 or more, got {at}")
+    if _same_file(Path(parent), Path(out)):
+        raise UsageError(f"the fork would overwrite its parent {parent}: give another --log")
     # The whole parent must hold together, its result included, before any of it is copied.
     parent_replay = replay_log(catalogue, parent)
     if parent_replay.error is not None:
         raise parent_replay.error
-    prefix: list[Any] = []
     with LogReader(parent) as reader:
         game, options = open_game(catalogue, reader.header, str(parent))
-        _, parent_hash = copy_prefix(reader, game, options, at, None, prefix)
+        # Refuses a fork point inside a decision's events, naming where it began.
+        _, parent_hash, _ = copy_prefix(reader, game, options, at, None)
         parent_header = reader.header
-    start = split_decision(game, options, parent_header.players, parent_header.seed, prefix)
-    if start is not None:
-        earlier = f"at event {start - 1} or " if start else ""
-        raise UsageError(
-            f"event {at} is inside one decision's events (it began at event {start}); "
-            f"fork {earlier}where that decision ends"
-        )
     seats = resolve_seats(catalogue, parent_header, bots)
     new_seed = parent_header.seed if seed is None else seed
     header = replace(
@@ -106,57 +92,26 @@ def fork_log(
     return ForkOutcome(header, outcome, target)
 
 
-def verify_fork(catalogue: Catalogue, path: str | Path, parent: str | Path | None = None) -> Replay:
-    """Replay a fork, re-run it from its fork point and compare every line.
+def verify_fork(
+    catalogue: Catalogue, path: str | Path, parent: str | Path | None = None
+) -> Verification:
+    """Check a fork, re-run it from its fork point and compare every line.
 
-    With ``parent``, also check that the fork really branched off that log: the parent's
-    hash at the fork point and the copied events must match. Raises ``LogError`` for a bad
-    log and ``VerificationError`` naming the first line that differs.
+    With ``parent``, also check the parent log and that the fork really branched off it
+    (the parent's hash at the fork point and the copied events); without it the copied
+    prefix is not verified, and the returned ``Verification`` says so. Raises
+    ``LogError`` for a bad log and ``VerificationError`` naming the first line that differs.
     """
-    replay = replay_log(catalogue, path)
-    if replay.error is not None:
-        raise replay.error
-    if replay.header.fork is None:
-        raise UsageError(f"{path} is not a fork; check it with racedeck replay --verify")
-    again = rerun(catalogue, replay, path)
-
-    def report(line: int, logged: bytes, rerun: bytes) -> None:
-        raise VerificationError(
-            f"{path}:{line}: re-running the fork differs: log has {clip(logged)}, "
-            f"re-run gives {clip(rerun)}"
-        )
-
-    first_difference(Path(path), again, on_difference=report)
-    if parent is not None:
-        check_parent(path, parent)
-    return replay
-
-
-def check_parent(path: str | Path, parent: str | Path) -> None:
-    """Raise ``VerificationError`` unless ``path`` is a fork of ``parent``."""
     with LogReader(path) as reader:
-        fork = reader.header.fork
-        if fork is None:
-            raise UsageError(f"{path} is not a fork")
-        mine, _ = _prefix_events(reader, fork.at)
-    with LogReader(parent) as reader:
-        theirs, parent_hash = _prefix_events(reader, fork.at)
-    if len(theirs) != fork.at + 1 or parent_hash != fork.parent_hash:
-        raise VerificationError(
-            f"{path}: forked at event {fork.at} of a log with hash {fork.parent_hash}, "
-            f"but {parent} has hash {parent_hash} there"
-        )
-    for seq, (a, b) in enumerate(zip(mine, theirs, strict=True)):
-        if a != b:
-            raise VerificationError(f"{path}: event {seq} is not the parent's event {seq}")
+        if reader.header.fork is None:
+            raise UsageError(f"{path} is not a fork; check it with racedeck replay --verify")
+    return verify_log(catalogue, path, rerun=True, parent=parent)
 
 
-def _prefix_events(reader: LogReader, at: int) -> tuple[list[bytes], str]:
-    """Return the raw bytes of events 0 to ``at`` (fewer if the log ends) and the hash there."""
-    events: list[bytes] = []
-    for entry in reader:
-        if entry.event is not None:
-            events.append(entry.event)
-            if entry.seq == at:
-                break
-    return events, reader.last_hash
+def _same_file(a: Path, b: Path) -> bool:
+    """Return whether two paths name the same file (by device and inode, links followed)."""
+    try:
+        first, second = a.stat(), b.stat()
+    except OSError:
+        return False
+    return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)

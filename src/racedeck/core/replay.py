@@ -13,9 +13,7 @@ there. Making forks is ``racedeck.core.fork``, which builds on this module.
 
 from __future__ import annotations
 
-import io
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -24,14 +22,14 @@ import msgspec
 
 from racedeck.core.bot import BotSpec
 from racedeck.core.catalogue import Catalogue
+from racedeck.core.entries import decode_event, fold_event, fold_log
 from racedeck.core.errors import (
     LogError,
-    OptionError,
     RacedeckError,
     UsageError,
-    VerificationError,
 )
 from racedeck.core.game import AnyGame
+from racedeck.core.legacy_log import legacy_decisions, legacy_folding
 from racedeck.core.log import (
     DebugNote,
     Fault,
@@ -41,12 +39,11 @@ from racedeck.core.log import (
     LogWriter,
     ResultLine,
     encode,
-    open_log,
 )
 from racedeck.core.model import Options
-from racedeck.core.resume import Deciding, Recorded, watched
+from racedeck.core.resume import Recorded, watched
 from racedeck.core.runner import MatchOutcome, run_match, state_hash
-from racedeck.core.step import fold, folder
+from racedeck.core.walk import walk
 
 
 @dataclass
@@ -100,80 +97,6 @@ def open_game(catalogue: Catalogue, header: Header, path: str) -> tuple[AnyGame,
 # Reading and folding a log: the one place ------------------------------------------------
 
 
-class UnfoldableEvent(LogError):
-    """A log's event decodes but the game refuses to fold it (an edited log, say)."""
-
-    def __init__(self, path: str, entry: LogEntry, reason: str) -> None:
-        super().__init__(path, entry.line, f"event {entry.seq} cannot be folded: {reason}")
-        self.reason = reason
-        """What the game raised, as ``Type: message``."""
-
-
-def decode_event(game: AnyGame, entry: LogEntry, path: str) -> Any:
-    """Return the event of an event entry, as a ``LogError`` naming the line if it is not one."""
-    assert entry.event is not None
-    try:
-        return game.event_decoder.decode(entry.event)
-    except msgspec.DecodeError as exc:
-        raise LogError(path, entry.line, f"not a {game.name} event: {exc}") from None
-    except RecursionError:
-        raise LogError(path, entry.line, f"not a {game.name} event: nested too deep") from None
-
-
-def decoded(
-    game: AnyGame, entries: Iterable[LogEntry], path: str
-) -> Iterator[tuple[LogEntry, Any]]:
-    """Yield ``(entry, event)`` for each entry, the event decoded (``None``: a fault or note).
-
-    A line that is not an event of ``game`` raises ``LogError`` naming it, after every
-    entry before it has been yielded: the one decoding loop every reader of a log runs.
-    """
-    decode = game.event_decoder.decode
-    for entry in entries:
-        raw = entry.event
-        if raw is None:
-            yield entry, None
-            continue
-        try:
-            event = decode(raw)
-        except (msgspec.DecodeError, RecursionError):
-            decode_event(game, entry, path)  # raises the error naming the line
-            raise
-        yield entry, event
-
-
-def fold_event(game: AnyGame, state: Any, event: Any, entry: LogEntry, path: str) -> Any:
-    """Return ``state`` with ``event`` (read from ``entry``) folded in.
-
-    An event the game cannot fold raises ``UnfoldableEvent``, naming the line.
-    """
-    try:
-        return fold(game, state, (event,))
-    except Exception as exc:  # an edited log may hold an event no match could produce
-        raise UnfoldableEvent(path, entry, f"{type(exc).__name__}: {exc}") from None
-
-
-def fold_log(
-    game: AnyGame, state: Any, entries: Iterable[LogEntry], path: str
-) -> Iterator[tuple[LogEntry, Any, Any]]:
-    """Yield ``(entry, event, state after it)`` for each entry, folding from ``state``.
-
-    A fault or debug entry yields ``None`` for the event and the state unchanged. A bad
-    line raises ``LogError`` after the intact prefix has been yielded. This is
-    ``decoded`` and ``fold_event`` for every entry.
-    """
-    evolve = folder(game)
-    for entry, event in decoded(game, entries, path):
-        if event is None:
-            yield entry, None, state
-            continue
-        try:
-            state = evolve(state, event)
-        except Exception as exc:  # an edited log may hold an event no match could produce
-            raise UnfoldableEvent(path, entry, f"{type(exc).__name__}: {exc}") from None
-        yield entry, event, state
-
-
 def iter_states(
     catalogue: Catalogue, path: str | Path, stream: IO[bytes] | None = None
 ) -> Iterator[tuple[int, Any, Any, Replay]]:
@@ -198,154 +121,129 @@ def iter_states(
 def _folding(game: AnyGame, reader: LogReader, replay: Replay) -> Iterator[tuple[int, Any, Any]]:
     """Yield ``(seq, event, state after it)`` for every intact event, keeping ``replay`` up.
 
-    The loop behind ``iter_states`` and ``replay_log``: ``replay`` (made at the initial
-    state) follows the state, the event count, the faults and the debug notes as the log is
-    read; its result is set once the whole log was read intact.
+    The loop behind ``iter_states`` and ``replay_log``: a format 3 log is read straight
+    (``walk``), an older one through the frozen reader of its format (``legacy_folding``).
+    ``replay`` follows the state, the event count, the faults and the debug notes; its
+    result is set once the whole log was read intact and checked (``check_result``).
     """
-    path = reader.path
     header = replay.header
-    initial = replay.state
-    # Entries read but not yet yielded, in log order; the events among them are also
-    # what ``recorded`` hands the decisions.
-    ahead: deque[tuple[LogEntry, Any]] = deque()
-    failed: list[Exception] = []
-    source = _read_ahead(game, reader, ahead, failed)
-    evolve = folder(game)
-
-    def note(entry: LogEntry) -> None:
-        if entry.fault is not None:
-            replay.faults.append(entry.fault)
-        elif entry.debug is not None:
-            replay.debug.append(entry.debug)
-
-    def decided(states: Sequence[Any]) -> Iterator[tuple[int, Any, Any]]:
-        """Yield the next events read, with the states a decision's turn left after them."""
-        for state in states:
-            entry, event = ahead.popleft()
-            while entry.event is None:
-                note(entry)
-                entry, event = ahead.popleft()
-            replay.state, replay.events = state, entry.seq + 1
-            yield entry.seq, event, state
-
-    def as_recorded(state: Any, count: int | None) -> Iterator[tuple[int, Any, Any]]:
-        """Fold the next ``count`` events (all the rest with None) as they are recorded."""
-        while count is None or count > 0:
-            if not ahead:
-                next(source, None)
-                if not ahead:
-                    return
-            entry, event = ahead.popleft()
-            if entry.event is None:
-                note(entry)
-                continue
-            try:
-                state = evolve(state, event)
-            except Exception as exc:  # an edited log may hold an event no match produces
-                raise UnfoldableEvent(reader.path, entry, f"{type(exc).__name__}: {exc}") from None
-            replay.state, replay.events = state, entry.seq + 1
-            yield entry.seq, event, state
-            if count is not None:
-                count -= 1
-
-    # A fork's copied prefix was decided with its parent's seed: taken as it is.
-    start = header.fork.at + 1 if header.fork is not None else 0
-    yield from as_recorded(initial, start)
-    recorded = Recorded(source, start)
-    deciding = Deciding(game, replay.state, header.seed, recorded, start)
-    decisions = iter(deciding)
     unexplained: LogError | None = None
-    while True:
-        try:
-            found = next(decisions, None)
-        except Exception as exc:  # an edited log may reach states no decision handles
-            unexplained = _undecidable(path, exc)
-            break
-        if found is None:
-            if recorded.reaches(deciding.at + 1):
-                line = next(entry.line for entry, _ in ahead if entry.event is not None)
-                unexplained = _unexplained(path, line, deciding.at)
-            break
-        yield from decided(found[1].states)
-    yield from as_recorded(deciding.state, None)
-    if failed:
-        raise failed[0]
+    if header.format >= 3:
+        yield from walk(game, reader, replay)
+    else:
+        unexplained = yield from legacy_folding(game, reader, replay)
     replay.result = reader.result
     if reader.result is not None:
         error = check_result(
-            game,
-            header,
-            replay.state,
-            reader.result,
-            str(path),
-            reader.result_line,
-            unexplained,
+            game, header, replay.state, reader.result, reader.path, reader.result_line, unexplained
         )
         if error is not None:
             raise error
 
 
-def _read_ahead(
-    game: AnyGame, reader: LogReader, ahead: deque[tuple[LogEntry, Any]], failed: list[Exception]
-) -> Iterator[Any]:
-    """Read a log's entries into ``ahead``, decoded, yielding each event as it is read.
-
-    A bad line (or anything else the reader raises) ends the reading and goes into
-    ``failed``, to be raised once every entry read before it has been yielded.
-    """
-    try:
-        for entry, event in decoded(game, reader, reader.path):
-            ahead.append((entry, event))
-            if event is not None:
-                yield event
-    except Exception as exc:
-        failed.append(exc)
-
-
-def _unexplained(path: str | Path, line: int, at: int) -> LogError:
-    return LogError(
-        str(path),
-        line,
-        f"event {at} follows from no legal action and not from the engine's seed: "
-        "the log was edited",
-    )
-
-
-def _undecidable(path: str | Path, exc: Exception) -> LogError:
-    return LogError(str(path), 1, f"the events do not follow from decisions: {exc}")
-
-
 def copy_prefix(
-    reader: LogReader,
-    game: AnyGame,
-    options: Options,
-    at: int,
-    writer: LogWriter | None,
-    events: list[Any] | None = None,
-) -> tuple[Any, str]:
-    """Fold events 0 to ``at`` of a log and return the state after ``at`` and the hash there.
+    reader: LogReader, game: AnyGame, options: Options, at: int, writer: LogWriter | None
+) -> tuple[Any, str, list[Recorded]]:
+    """Read a log's decisions up to the one that ends with event ``at``.
 
-    With a ``writer``, the events and the faults and notes among them are copied to it as
-    read; with an ``events`` list, the decoded events are appended to it.
+    Returns the state after event ``at``, the log's hash there and the decisions. With a
+    ``writer``, they and the faults and notes among them are written to it as decision
+    lines. A fork point must end a decision: one inside a decision's events is refused,
+    naming where that decision began. A format 1 or 2 log's decisions are found again
+    (``legacy_decisions``).
     """
     initial = game.initial_state(options, reader.header.players)
-    for entry, event, state in fold_log(game, initial, reader, reader.path):
-        if entry.event is None:
-            if writer is not None:
-                if entry.fault is not None:
-                    writer.fault(entry.fault)
-                elif entry.debug is not None:
-                    writer.debug(entry.debug)
+    if reader.header.format < 3:
+        return _copy_legacy_prefix(reader, game, initial, at, writer)
+    decisions: list[Recorded] = []
+    notes: list[LogEntry] = []
+    state = initial
+    decode_action = game.action_decoder.decode
+    for entry in reader:
+        decision = entry.decision
+        if decision is None:
+            if entry.event is None:
+                notes.append(entry)
             continue
-        if events is not None:
-            events.append(event)
+        end = entry.seq + len(decision.events) - 1
+        if entry.seq <= at < end:
+            raise _inside_decision(at, entry.seq)
+        events = [
+            decode_event(game, LogEntry(entry.line, entry.seq + n, raw, None), reader.path)
+            for n, raw in enumerate(decision.events)
+        ]
+        try:
+            action = None if decision.action is None else decode_action(decision.action)
+        except (msgspec.DecodeError, RecursionError) as exc:
+            raise LogError(reader.path, entry.line, f"not a {game.name} action: {exc}") from None
+        for event in events:
+            state = fold_event(game, state, event, entry, reader.path)
+        decisions.append(Recorded(decision.actor, action, events))
         if writer is not None:
-            writer.event(entry.event)
-        if entry.seq == at:
-            return state, reader.last_hash
+            _write_notes(writer, notes)
+            writer.turn(decision.actor, decision.action, list(decision.events))
+        if end == at:
+            return state, reader.last_hash, decisions
     raise LogError(
         reader.path, 0, f"event {at} does not exist: the log has {reader.events_read} events"
     )
+
+
+def _inside_decision(at: int, start: int) -> UsageError:
+    earlier = f"at event {start - 1} or " if start else ""
+    return UsageError(
+        f"event {at} is inside one decision's events (it began at event {start}); "
+        f"fork {earlier}where that decision ends"
+    )
+
+
+def _write_notes(writer: LogWriter, notes: list[LogEntry]) -> None:
+    """Write the fault and debug lines held in ``notes`` and forget them."""
+    for note in notes:
+        if note.fault is not None:
+            writer.fault(note.fault)
+        elif note.debug is not None:
+            writer.debug(note.debug)
+    notes.clear()
+
+
+def _copy_legacy_prefix(
+    reader: LogReader, game: AnyGame, initial: Any, at: int, writer: LogWriter | None
+) -> tuple[Any, str, list[Recorded]]:
+    """``copy_prefix`` for a format 1 or 2 log: its decisions found again from its events."""
+    events: list[Any] = []
+    notes: list[LogEntry] = []
+    state, last_hash = initial, ""
+    for entry, event, after in fold_log(game, initial, reader, reader.path):
+        if event is None:
+            notes.append(entry)
+            continue
+        events.append(event)
+        if entry.seq == at:
+            state, last_hash = after, reader.last_hash
+            break
+    else:
+        raise LogError(
+            reader.path, 0, f"event {at} does not exist: the log has {reader.events_read} events"
+        )
+    found, stop = legacy_decisions(game, initial, reader.header.seed, events)
+    if stop is not None:
+        raise UsageError(
+            f"event {at} of {reader.path} does not end a decision the log's format "
+            f"{reader.header.format} lets racedeck find (it stops at event {stop}); "
+            "fork at an earlier event"
+        )
+    decisions = [Recorded(actor, action, list(made)) for actor, action, made in found]
+    if writer is not None:
+        seq = 0
+        for decision in decisions:
+            _write_notes(writer, [n for n in notes if n.seq <= seq])
+            notes = [n for n in notes if n.seq > seq]
+            raw = None if decision.action is None else encode(decision.action)
+            writer.turn(decision.actor, raw, [encode(event) for event in decision.events])
+            seq += len(decision.events)
+        _write_notes(writer, notes)
+    return state, last_hash, decisions
 
 
 # Replaying --------------------------------------------------------------------------------
@@ -478,8 +376,7 @@ def write_match(
     state, start = game.initial_state(options, header.players), 0
     if header.fork is not None:
         assert source is not None, "a fork's prefix is read from its source log"
-        prefix: list[Any] = []
-        state, _ = copy_prefix(source, game, options, header.fork.at, writer, prefix)
+        state, _, prefix = copy_prefix(source, game, options, header.fork.at, writer)
         seats = watched(game, options, header.players, seats, header.seed, prefix)
         start = header.fork.at + 1
     return run_match(
@@ -492,125 +389,3 @@ def write_match(
         start_state=state,
         start_events=start,
     )
-
-
-def rerun(catalogue: Catalogue, replay: Replay, path: str | Path) -> bytes:
-    """Return the bytes the intact log ``replay`` came from should hold, re-run from its header.
-
-    The bots must be the logged ones (``rerun_seats``); a fork's copied prefix is taken
-    from the log itself. A log from an older state version gets its logged final-state
-    hash back: everything else about its ending (events, hash chain, result) must match.
-    """
-    header = replay.header
-    seats = rerun_seats(catalogue, header, path)
-    buffer = io.BytesIO()
-    # The re-run goes under the logged header, so that a log written by another engine
-    # version is judged by its events and result, not by the version string it names.
-    try:
-        if header.fork is None:
-            write_match(replay.game, replay.options, header, seats, LogWriter(buffer))
-        else:
-            with LogReader(path) as source:
-                write_match(replay.game, replay.options, header, seats, LogWriter(buffer), source)
-    except OptionError as exc:
-        raise VerificationError(f"{path}: cannot re-run the match: {exc}") from None
-    again = buffer.getvalue()
-    if header.state_version != replay.game.state_version:
-        again = _with_logged_state_hash(again, replay.result)
-    return again
-
-
-def verify_log(catalogue: Catalogue, path: str | Path) -> Replay:
-    """Replay a log, then re-run its match from the header and compare every line.
-
-    A fork replays its copied prefix and re-runs only what came after its fork point.
-    Raises ``LogError`` for a bad log and ``VerificationError`` naming the first event
-    where the re-run differs.
-    """
-    replay = replay_log(catalogue, path)
-    if replay.error is not None:
-        raise replay.error
-    again = rerun(catalogue, replay, path)
-    first_difference(Path(path), again, on_difference=_raise_difference(path))
-    return replay
-
-
-def _with_logged_state_hash(rerun: bytes, logged: ResultLine | None) -> bytes:
-    """Put the logged final-state hash into a re-run's result line."""
-    if logged is None:
-        return rerun
-    body, _, last = rerun.rstrip(b"\n").rpartition(b"\n")
-    result = msgspec.json.decode(last, type=ResultLine)
-    patched = msgspec.structs.replace(result, state_hash=logged.state_hash)
-    return body + b"\n" + encode(patched) + b"\n"
-
-
-def rerun_seats(catalogue: Catalogue, header: Header, path: str | Path) -> list[BotSpec]:
-    """Return the bots to re-run a logged match with, refusing any that cannot reproduce it.
-
-    A bot must be installed at the version the log names and be reproducible (a person or
-    a wall-clock budget is not).
-    """
-    try:
-        seats = [catalogue.bot(seat.bot, header.game) for seat in header.seats]
-    except RacedeckError as exc:
-        raise VerificationError(f"{path}: cannot re-run the match: {exc}") from None
-    for seat, (spec, entry) in enumerate(zip(seats, header.seats, strict=True)):
-        if not spec.reproducible:
-            raise VerificationError(
-                f"{path}: seat {seat} was played by {entry.bot}, whose play a seed does not "
-                "fix; the match cannot be re-run (replay without --verify still checks it)"
-            )
-        if spec.version != entry.version:
-            raise VerificationError(
-                f"{path}: seat {seat} was played by {entry.bot} version {entry.version}, "
-                f"this installation has version {spec.version}"
-            )
-    return seats
-
-
-def _raise_difference(path: str | Path) -> Callable[[int, bytes, bytes], None]:
-    def report(line: int, logged: bytes, rerun: bytes) -> None:
-        what = _describe_line(logged) or _describe_line(rerun) or f"line {line}"
-        raise VerificationError(
-            f"{path}:{line}: re-running the match differs at {what}: "
-            f"log has {clip(logged)}, re-run gives {clip(rerun)}"
-        )
-
-    return report
-
-
-def first_difference(
-    path: Path, rerun: bytes, *, on_difference: Callable[[int, bytes, bytes], None]
-) -> None:
-    """Compare a log file (compressed or not) with re-run bytes line by line.
-
-    Reports the first line that differs to ``on_difference``.
-    """
-    rerun_lines = rerun.splitlines()
-    with open_log(path) as handle:
-        for number, logged in enumerate(handle, start=1):
-            other = rerun_lines[number - 1] if number <= len(rerun_lines) else b""
-            if logged.rstrip(b"\n") != other:
-                on_difference(number, logged.rstrip(b"\n"), other)
-                return
-    if len(rerun_lines) > number:
-        on_difference(number + 1, b"", rerun_lines[number])
-
-
-def _describe_line(raw: bytes) -> str:
-    try:
-        value = msgspec.json.decode(raw)
-    except msgspec.DecodeError:
-        return ""
-    if isinstance(value, dict):
-        if value.get("kind") == "event":
-            return f"event {value.get('seq')}"
-        return str(value.get("kind", ""))
-    return ""
-
-
-def clip(raw: bytes, width: int = 160) -> str:
-    """Return a log line as text for an error message, cut to ``width`` characters."""
-    text = raw.decode(errors="replace") or "(nothing)"
-    return text if len(text) <= width else text[: width - 3] + "..."

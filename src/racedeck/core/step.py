@@ -82,43 +82,6 @@ def resolve(
     return turn
 
 
-class TracedTurn(Turn[StateT, EventT]):
-    """A turn that also keeps the state after each of its events, for a log's reader.
-
-    Reading a log decides each decision again and takes the turn's states as the states
-    after the recorded events it matched, so that no event is folded a second time; a
-    reader that shows the state after every event needs those inside a decision too. The
-    runner's ``Turn`` keeps only the last state: its ``emit`` stays as it is.
-    """
-
-    __slots__ = ("states",)
-
-    def __init__(self, game: AnyGame, state: StateT, rng: Rng) -> None:
-        # ``Turn.__init__`` written out: a log's check makes one of these a decision.
-        self._evolve = game.evolve
-        self.state = state
-        self.events = []
-        self.rng = rng
-        self.states: list[StateT] = []
-
-    def emit(self, event: EventT) -> StateT:
-        """Record ``event`` and the state after it, and return that state."""
-        state: StateT = self._evolve(self.state, event)
-        self.state = state
-        self.events.append(event)
-        self.states.append(state)
-        return state
-
-
-def resolve_traced(
-    game: AnyGame, state: Any, actor: int, action: Action | None, rng: Rng
-) -> TracedTurn[Any, Any]:
-    """Return what ``resolve`` returns, as a ``TracedTurn`` holding the state after each event."""
-    turn: TracedTurn[Any, Any] = TracedTurn(game, state, rng)
-    game.resolve(turn, actor, action)
-    return turn
-
-
 class _Begun(Exception):
     """Raised by a ``_FirstEvent`` turn at the first event: the action has shown how it begins."""
 

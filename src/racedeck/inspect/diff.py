@@ -19,15 +19,18 @@ from typing import Any
 import msgspec
 
 from racedeck.core.catalogue import Catalogue
+from racedeck.core.entries import UnfoldableEvent, decode_event, fold_event
 from racedeck.core.game import AnyGame
-from racedeck.core.log import Header, LogEntry, LogReader, ResultLine, encode
-from racedeck.core.replay import (
-    UnfoldableEvent,
-    check_result,
-    decode_event,
-    fold_event,
-    open_game,
+from racedeck.core.log import (
+    TURN_PREFIX,
+    Header,
+    LogEntry,
+    LogReader,
+    ResultLine,
+    encode,
+    turn_body,
 )
+from racedeck.core.replay import check_result, open_game
 
 SETUP_FIELDS = ("game", "rules_version", "options", "players")
 """Header fields that decide the initial state: equal ones let both logs share a fold."""
@@ -82,7 +85,8 @@ def header_differences(a: Header, b: Header) -> list[str]:
 
 
 def _entries(entries: Iterator[LogEntry]) -> Iterator[LogEntry | None]:
-    yield from entries
+    # A decision's own entry is passed over: its events, which follow, are compared.
+    yield from (entry for entry in entries if entry.decision is None)
     while True:
         yield None
 
@@ -136,12 +140,15 @@ def _same_bytes_prefix(
     so B need not be decoded or hashed: the common case (two runs that should agree) costs
     little more than one replay. At the first line that differs, the caller goes on in step.
     """
-    count = events = 0
+    count = events = line = 0
     with open(path_b, "rb") as other:
         other.readline()
         for entry in entries:
-            if other.readline() != _line_bytes(entry, reader.last_hash):
-                return _Skip(False, count, events, state, [entry])
+            # A decision's events are on its own line: one line, several entries.
+            if entry.line != line:
+                line = entry.line
+                if other.readline() != _line_bytes(entry, reader.last_hash):
+                    return _Skip(False, count, events, state, [entry])
             count += 1
             if entry.event is not None:
                 state = _fold(game, state, entry, reader.path)
@@ -153,6 +160,10 @@ def _same_bytes_prefix(
 
 def _line_bytes(entry: LogEntry, line_hash: str) -> bytes:
     """Return the canonical line of an entry, as ``LogWriter`` writes it."""
+    decision = entry.decision
+    if decision is not None:
+        body = turn_body(decision.actor, decision.action, b"[" + b",".join(decision.events) + b"]")
+        return TURN_PREFIX % (entry.seq, line_hash.encode()) + body + b"\n"
     if entry.event is not None:
         return b'{"kind":"event","seq":%d,"hash":"%s","event":%s}\n' % (
             entry.seq,

@@ -34,14 +34,13 @@ import numpy as np
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from racedeck.core.bot import BotSpec
+from racedeck.core.driver import Asking, Decided, Driver
 from racedeck.core.errors import OptionError, UsageError
 from racedeck.core.files import write_atomically
 from racedeck.core.game import AnyGame
-from racedeck.core.log import DebugNote, ForkOrigin, LogWriter, ResultLine, encode
-from racedeck.core.model import ENGINE, Action, Observation, Options, Result
-from racedeck.core.rng import engine_stream
+from racedeck.core.log import DebugNote, LogWriter, ResultLine, encode
+from racedeck.core.model import Action, Observation, Options, Result
 from racedeck.core.runner import make_header, state_hash
-from racedeck.core.step import NO_CHANCE, resolve
 from racedeck.rl.encoding import Choice, Encoder, Mask, Vector
 
 Reward = Literal["rank", "score"]
@@ -202,10 +201,14 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
         """The match's result once the episode is over."""
         self.events: list[Any] = []
         """The events of the episode so far, in order."""
-        self._decisions: list[tuple[int, int, Action]] = []
+        self._decisions: list[tuple[int, Action | None, int]] = []
+        """Each decision so far: the actor, its action (None: the engine's), its event count."""
         self._choice: Choice | None = None
-        self._acting: list[int] = []
-        self._chosen: list[tuple[int, Action]] = []
+        self._driver = Driver(game, None, seed, None)
+        """The play driver of the episode; it waits for each agent's choice."""
+        self._steps: Iterator[Decided | Asking] = iter(())
+        self._acting: tuple[int, ...] = ()
+        """The seats of the step being decided, asked in this order from the same state."""
         self._observed: dict[int, Observation] = {}
         self._mask: Mask = np.zeros(encoder.actions, np.int8)
         self._idle_mask: Mask = np.frombuffer(bytes(encoder.actions), np.int8)
@@ -241,7 +244,9 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
         self.result = None
         self.events = []
         self._decisions = []
-        self._chosen = []
+        self._observed = {}
+        self._driver = Driver(self.game, self.state_, self.seed, None)
+        self._steps = self._driver.steps()
         self._skip_agent_selection = None
         self._advance()
 
@@ -305,51 +310,36 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
 
     def decide(self, action: Action) -> None:
         """Take ``action``, one of ``legal``, as the deciding seat's whole choice."""
-        choice = self._choice
-        assert choice is not None, "nobody is deciding"
-        seat = choice.seat
-        self._chosen.append((seat, action))
-        self._decisions.append((len(self.events), seat, action))
-        acting = self._acting
-        if len(self._chosen) < len(acting):
-            # A sealed step: the next seat chooses from the very same state.
-            self._offer(acting[len(self._chosen)])
-            return
-        state = self.state_
-        events = self.events
-        for chosen_seat, chosen_action in self._chosen:
-            turn = resolve(self.game, state, chosen_seat, chosen_action, NO_CHANCE)
-            state = turn.state
-            events.extend(turn.events)
-        self.state_ = state
-        self._chosen = []
+        assert self._choice is not None, "nobody is deciding"
+        self._driver.answer = action
         self._advance()
 
     def _advance(self) -> None:
-        """Play the engine's turns until seats must decide or the match ends."""
-        game = self.game
-        state = self.state_
-        events = self.events
-        seed = self.seed
-        self._observed = {}
-        while True:
-            step = game.next_step(state)
-            if step.seats:
-                break
-            if not step.engine:
-                self.state_ = state
-                self._finish()
-                return
-            turn = resolve(game, state, ENGINE, None, engine_stream(seed, len(events)))
-            state = turn.state
-            events.extend(turn.events)
-        self.state_ = state
-        self._acting = list(step.seats)
-        self._offer(step.seats[0])
+        """Let the play driver go on until a seat must decide or the match ends.
 
-    def _offer(self, seat: int) -> None:
-        """Make ``seat`` the one to decide, from the current state."""
-        legal = self.game.legal_actions(self.state_, seat)
+        The driver asks the seats of a sealed step one after another from the same state
+        and resolves their choices only once all have chosen; each decision it resolves
+        is kept for the episode's log.
+        """
+        events = self.events
+        decisions = self._decisions
+        for item in self._steps:
+            if isinstance(item, Asking):
+                if item.state is not self.state_:
+                    self.state_, self._observed = item.state, {}
+                self._acting = item.seats
+                self._offer(item.seat, item.legal)
+                return
+            actor, action, turn, first = item
+            made = turn.events[first:] if first else list(turn.events)
+            events.extend(made)
+            decisions.append((actor, action, len(made)))
+        self.state_ = self._driver.state
+        self._observed = {}
+        self._finish()
+
+    def _offer(self, seat: int, legal: Sequence[Action]) -> None:
+        """Make ``seat`` the one to decide among ``legal``, from the current state."""
         choice = Choice(seat, legal, self.encoder.menu(legal))
         self._choice = choice
         agent = self.possible_agents[seat]
@@ -395,7 +385,7 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
     def _finish(self) -> None:
         """End the episode: every agent terminated, with its reward."""
         self._choice = None
-        self._acting = []
+        self._acting = ()
         result = self.result = self.game.result(self.state_)
         players = self.players
         for seat, agent in enumerate(self.possible_agents):
@@ -415,21 +405,18 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
     def episode_log(self) -> bytes:
         """Return the finished episode as a racedeck log that ``replay --verify`` accepts.
 
-        The log is a fork, at its last event, of the episode's plain record: its header
-        says ``fork: {parent_hash, at}``, where ``at`` is the last event and
-        ``parent_hash`` the hash the same log without ``fork`` has there. Re-running a
-        fork takes the events up to its fork point as recorded, has the header's bots
-        watch them (each seat's decisions are found again by resolving its legal actions
-        and matching the recorded events) and plays on from there: here nothing is left
-        to play, so ``--verify`` checks every hash, that every event folds, that the
-        decisions follow from the rules, and that the result line is the final state's.
+        Each decision is a line of the log, as a match's are: the seat and its action, or
+        the engine's turn, with the events it caused. So ``replay --verify`` checks the
+        episode without playing anything again: every hash, every action legal where it
+        was taken, every event the one its decision gives, the engine's draws made again
+        from the seed, and the result line the final state's.
 
-        The header names, per seat, the bot that would play on after the fork point
-        (``log_seats``): ``random`` (``LOG_SEAT``) for a seat played from outside, the
-        bot itself for a seat a racedeck bot played (the single-agent view's opponents).
-        Each decision of a seat played from outside is written before its events as a
-        debug line by ``external`` holding the action as JSON, so the log tells which
-        seats were played from outside and what they chose.
+        The header names, per seat, a bot (``log_seats``): ``random`` (``LOG_SEAT``) for a
+        seat played from outside, the bot itself for a seat a racedeck bot played (the
+        single-agent view's opponents). Each decision of a seat played from outside is
+        preceded by a debug line by ``external`` holding the action as JSON, so the log
+        tells which seats were played from outside (``verify_episode`` plays those
+        decisions again, and asks the header's bots for the others).
         """
         if self.result is None:
             raise UsageError("the episode has not ended: only a finished episode is a log")
@@ -440,13 +427,9 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
         header = make_header(
             self.game, self.options, self.players, self.seed, self._log_seats, "forfeit"
         )
-        plain = LogWriter(io.BytesIO())
-        plain.header(header)
-        self._write_body(plain)
-        fork = ForkOrigin(parent_hash=plain.last_hash, at=len(self.events) - 1)
         buffer = io.BytesIO()
         writer = LogWriter(buffer)
-        writer.header(msgspec.structs.replace(header, fork=fork))
+        writer.header(header)
         self._write_body(writer)
         writer.result(
             ResultLine(
@@ -460,17 +443,20 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
         return buffer.getvalue()
 
     def _write_body(self, writer: LogWriter) -> None:
-        """Write the episode's events, each agent's decision as a debug line before them."""
+        """Write the episode's decisions, an outside seat's preceded by a debug line."""
         external = self.external
-        decisions = iter(self._decisions)
-        pending = next(decisions, None)
-        for seq, event in enumerate(self.events):
-            while pending is not None and pending[0] <= seq:
-                _, seat, action = pending
-                if seat in external:
-                    writer.debug(DebugNote(seat=seat, bot=EXTERNAL, text=encode(action).decode()))
-                pending = next(decisions, None)
-            writer.event(encode(event))
+        events = self.events
+        at = 0
+        for actor, action, count in self._decisions:
+            made = [encode(event) for event in events[at : at + count]]
+            at += count
+            if action is None:
+                writer.turn(actor, None, made)
+                continue
+            raw = encode(action)
+            if actor in external:
+                writer.debug(DebugNote(seat=actor, bot=EXTERNAL, text=raw.decode()))
+            writer.turn(actor, raw, made)
 
     def write_log(self, path: str | Path) -> Path:
         """Write the finished episode's log (``episode_log``) to ``path``; return the path."""

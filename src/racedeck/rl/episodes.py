@@ -1,12 +1,12 @@
 """Re-running an environment episode's log from the decisions it records.
 
-``racedeck replay --verify`` accepts an episode's log as the fork it is (see
-``RacedeckEnv.episode_log``): it checks the hashes, the folds, each decision against the
-rules and the result, but takes the engine's draws as recorded. ``verify_episode`` goes
-further: it plays the whole match again through an environment, from the header's seed,
-taking each outside seat's decisions from the log's ``external`` debug lines and asking
-the header's bots for the others, so the engine's draws are made again too, and the log
-it writes must be the file, byte for byte.
+``racedeck replay --verify`` accepts an episode's log as any log of decisions (see
+``RacedeckEnv.episode_log``): it checks the hashes, each decision against the rules, each
+decision's events, the engine's draws and the result, without playing anything again.
+``verify_episode`` goes further: it plays the whole match again through an environment,
+from the header's seed, taking each outside seat's decisions from the log's ``external``
+debug lines and asking the header's bots for the others, and the log it writes must be
+the file, byte for byte.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from racedeck.core.catalogue import Catalogue
 from racedeck.core.errors import RacedeckError, VerificationError
 from racedeck.core.log import LogReader
 from racedeck.core.model import Action
-from racedeck.core.replay import clip, first_difference, open_game
+from racedeck.core.replay import open_game
 from racedeck.core.step import choose
+from racedeck.core.verify import clip, first_difference
 from racedeck.rl.aec import EXTERNAL, RacedeckEnv
 from racedeck.rl.encoders import encoder
 from racedeck.rl.seats import BotSeats
@@ -31,7 +32,7 @@ def rerun_episode(catalogue: Catalogue, path: str | Path) -> bytes:
         header = reader.header
         notes = [entry.debug for entry in reader if entry.debug is not None]
     outside = [note for note in notes if note.bot == EXTERNAL]
-    if header.fork is None or not outside:
+    if header.fork is not None or not outside:
         raise VerificationError(f"{path} is not an environment episode's log")
     game, options = open_game(catalogue, header, str(path))
     try:

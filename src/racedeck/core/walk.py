@@ -1,0 +1,248 @@
+"""Reading a format 3 log straight: each recorded decision resolved once, its events compared.
+
+A format 3 log records every decision: the seat and its action, or the engine's turn,
+with the events it caused. Reading it is the play driver (``racedeck.core.driver``) with
+the log in the seats' place: at each decision the seat to act "answers" with its
+recorded action, which must be one of its legal actions then; the engine's turn is
+decided again from the seed (its chance is keyed by the event count); and the events
+each decision gives must be, byte for byte, the ones the log holds. So every event of a
+log that reads to its end follows from the header, and each is folded once, by the
+decision that gives it. In a fork's copied prefix the engine's turns were drawn from the
+parent's seed: their events are folded as recorded (the parent log, when it is given,
+is what checks them).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Generator, Iterator
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from racedeck.core.driver import Driver
+from racedeck.core.entries import UnfoldableEvent, decode_event
+from racedeck.core.errors import LogError
+from racedeck.core.game import AnyGame
+from racedeck.core.log import Decision, LogEntry, LogReader, encode
+from racedeck.core.model import ENGINE, Action
+from racedeck.core.rng import Rng, engine_stream
+from racedeck.core.shown import shown
+from racedeck.core.step import NO_CHANCE, Turn, choose
+
+if TYPE_CHECKING:
+    from racedeck.core.replay import Replay
+
+
+class StatesTurn(Turn[Any, Any]):
+    """A turn that also keeps the state after each of its events, for a reader that shows them."""
+
+    __slots__ = ("states",)
+
+    def __init__(self, game: AnyGame, state: Any, rng: Rng) -> None:
+        super().__init__(game, state, rng)
+        self.states: list[Any] = []
+
+    def emit(self, event: Any) -> Any:
+        """Record ``event`` and the state after it, and return that state."""
+        # ``Turn.emit`` written out: this runs once an event of every log read.
+        state = self._evolve(self.state, event)
+        self.state = state
+        self.events.append(event)
+        self.states.append(state)
+        return state
+
+
+class _Ended(Exception):
+    """The log has no more decisions where the engine is to act."""
+
+
+def _who(actor: int) -> str:
+    return "the engine" if actor == ENGINE else f"seat {actor}"
+
+
+class _Source:
+    """A log's decisions in order, each with its line; faults and notes go to ``replay``."""
+
+    def __init__(self, reader: LogReader, replay: Replay) -> None:
+        # The decision holds its events' bytes: no entry of their own is needed.
+        reader.event_entries = False
+        self._entries = iter(reader)
+        self._replay = replay
+
+    def next(self) -> tuple[int, int, Decision] | None:
+        """Return the next decision as ``(line, first event number, decision)``, or None."""
+        for entry in self._entries:
+            decision = entry.decision
+            if decision is not None:
+                return entry.line, entry.seq, decision
+            self._note(entry)
+        return None
+
+    def _note(self, entry: LogEntry) -> None:
+        if entry.fault is not None:
+            self._replay.faults.append(entry.fault)
+        elif entry.debug is not None:
+            self._replay.debug.append(entry.debug)
+
+
+def walk(
+    game: AnyGame, reader: LogReader, replay: Replay
+) -> Generator[tuple[int, Any, Any], None, None]:
+    """Yield ``(seq, event, state after it)`` for every event of a format 3 log, checked.
+
+    ``replay`` (made at the initial state) follows the state, the event count, the
+    faults and the debug notes. A decision that does not follow (a seat out of turn, an
+    action that is not legal, events the decision does not give) raises ``LogError``
+    naming its line, after every event before it has been yielded.
+    """
+    path = reader.path
+    header = replay.header
+    prefix_end = header.fork.at + 1 if header.fork is not None else 0
+    source = _Source(reader, replay)
+    # Decisions read and offered to the driver, not yet resolved: a sealed step's seats
+    # are all asked before any is resolved.
+    pending: deque[tuple[int, int, Decision, Action | None]] = deque()
+    broken: list[LogError] = []
+    decode_action = game.action_decoder.decode
+
+    def read() -> tuple[int, int, Decision] | None:
+        try:
+            return source.next()
+        except LogError as exc:  # a bad line: what was read before it still replays
+            broken.append(exc)
+            return None
+
+    def ask(state: Any, seat: int, legal: tuple[Action, ...]) -> Action | None:
+        found = read()
+        if found is None:
+            return None
+        line, seq, decision = found
+        try:
+            if decision.actor != seat:
+                raise LogError(
+                    path, line, f"a decision of {_who(decision.actor)} where seat {seat} is to act"
+                )
+            assert decision.action is not None
+            try:
+                action = decode_action(decision.action)
+            except (msgspec.DecodeError, RecursionError) as exc:
+                raise LogError(path, line, f"not a {game.name} action: {exc}") from None
+            # The engine's copy of the action, found by equality in C (``tuple.index``);
+            # ``choose``'s own rule (the very type, equal) decides when that is unsure.
+            try:
+                chosen: Action | None = legal[legal.index(action)]
+            except ValueError:
+                chosen = None
+            if chosen is None or type(chosen) is not type(action):
+                chosen = choose(legal, action)
+            if chosen is None:
+                raise LogError(
+                    path, line, f"seat {seat}'s action {shown(action)} is not legal there"
+                )
+        except LogError as exc:
+            broken.append(exc)
+            return None
+        pending.append((line, seq, decision, chosen))
+        return chosen
+
+    def engine_turn(state: Any, seq: int) -> Turn[Any, Any]:
+        found = read()
+        if found is None:
+            raise _Ended
+        line, _seq, decision = found
+        if decision.actor != ENGINE:
+            raise LogError(
+                path, line, f"a decision of {_who(decision.actor)} where the engine is to act"
+            )
+        pending.append((line, seq, decision, None))
+        if seq < prefix_end:
+            return _as_recorded(game, state, (line, seq, decision), header.players, path)
+        turn = StatesTurn(game, state, engine_stream(header.seed, seq))
+        game.resolve(turn, ENGINE, None)
+        return turn
+
+    def checked(actor: int, turn: StatesTurn, first: int) -> Iterator[tuple[int, Any, Any]]:
+        line, seq, decision, _chosen = pending.popleft()
+        produced = turn.events[first:] if first else turn.events
+        if encode(produced) != b"[" + b",".join(decision.events) + b"]":
+            raise LogError(
+                path,
+                line,
+                f"the events of {_who(actor)}'s decision at event {seq} are not the ones "
+                "it gives: the log was edited",
+            )
+        states = turn.states
+        for number, event in enumerate(produced):
+            state = states[first + number]
+            replay.state, replay.events = state, seq + number + 1
+            yield seq + number, event, state
+
+    driver = Driver(
+        game, replay.state, header.seed, ask, turn_type=StatesTurn, engine_turn=engine_turn
+    )
+    try:
+        for actor, _action, turn, first in driver:
+            assert isinstance(turn, StatesTurn)
+            yield from checked(actor, turn, first)
+        if pending:
+            # The log stopped inside a sealed step: its seats read so far still replay.
+            turn = StatesTurn(game, driver.state, NO_CHANCE)
+            while pending:
+                seat, action = pending[0][2].actor, pending[0][3]
+                first = len(turn.events)
+                game.resolve(turn, seat, action)
+                yield from checked(seat, turn, first)
+            if not broken:
+                raise LogError(path, reader.lines_read, "the log ends inside a sealed step")
+    except _Ended:
+        pass
+    except LogError:
+        raise
+    except Exception as exc:  # a state only a forged prefix reaches, which the game refuses
+        raise LogError(
+            path, reader.lines_read, f"the decisions do not follow: {type(exc).__name__}: {exc}"
+        ) from None
+    if broken:
+        raise broken[0]
+    if driver.over:
+        after = read()
+        if after is not None:
+            raise LogError(path, after[0], "a decision after the match ended")
+        if broken:
+            raise broken[0]
+
+
+def _as_recorded(
+    game: AnyGame, state: Any, found: tuple[int, int, Decision], players: int, path: str
+) -> StatesTurn:
+    """Return the engine's turn of a fork's copied prefix: its recorded events, folded.
+
+    Such a state was not derived from the log's own seed, so it is tried once as every
+    reader will use it (the next step, the text, each seat's view) before it goes on: a
+    forged one is refused here, naming its line, rather than failing in a renderer.
+    """
+    line, seq, decision = found
+    turn = StatesTurn(game, state, NO_CHANCE)
+    for number, raw in enumerate(decision.events):
+        entry = LogEntry(line, seq + number, raw, None)
+        event = decode_event(game, entry, path)
+        try:
+            turn.emit(event)
+        except Exception as exc:  # an edited log may hold an event no match could produce
+            raise UnfoldableEvent(path, entry, f"{type(exc).__name__}: {exc}") from None
+    after = turn.state
+    try:
+        game.next_step(after)
+        shown = game.presentation
+        shown.render(after)
+        for seat in range(players):
+            shown.render_observation(game.observe(after, seat))
+    except Exception as exc:  # a forged state: no match reaches it
+        raise LogError(
+            path,
+            line,
+            f"the state after event {seq + len(decision.events) - 1} is no state a match "
+            f"reaches ({type(exc).__name__}: {exc}): the copied events were edited",
+        ) from None
+    return turn
