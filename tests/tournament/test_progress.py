@@ -14,6 +14,7 @@ import pytest
 
 from racedeck.tournament import progress
 from racedeck.tournament.progress import (
+    Estimate,
     ProgressBar,
     ProgressLines,
     ReportEvery,
@@ -139,3 +140,21 @@ def test_the_command_draws_the_bar_on_a_terminal_only(tmp_path: Path) -> None:
         [*command, "--db", str(tmp_path / "b.sqlite")], capture_output=True, timeout=60, check=True
     )
     assert b"20/20" not in piped.stderr
+
+
+def test_the_estimate_of_quick_matches_leaves_out_the_workers_start() -> None:
+    # Two workers took a second to start; then a match came back every 20 ms.
+    estimate = Estimate(total=400, done=0, workers=2, start=0.0)
+    lines = [estimate.due(done, 1.0 + 0.02 * (done - 1)) for done in range(1, 40)]
+    [line] = [line for line in lines if line is not None]
+    per_match = float(line.split()[1])
+    # Each worker takes about 40 ms a match (two at once, one back every 20 ms); the
+    # time since the start would have said about half a second.
+    assert per_match < 0.1, line
+    assert line.endswith("about 00:07"), line
+
+
+def test_a_slow_first_match_alone_still_gives_the_estimate() -> None:
+    estimate = Estimate(total=10, done=0, workers=2, start=0.0)
+    line = estimate.due(1, 30.0)
+    assert line is not None and line.startswith("estimate: 30.0 s a match (from the first 1")

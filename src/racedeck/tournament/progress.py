@@ -57,9 +57,12 @@ def estimate_line(
 class Estimate:
     """Says once what a run will cost, when its first matches give enough to go on.
 
-    That is when each worker has handed back two matches, or after ``ESTIMATE_WAIT``
-    seconds with at least one back: a slow match gives its estimate as soon as it ends,
-    fast ones are not judged by a first match that carried the workers' start.
+    That is ``STEADY_SPAN`` after the first match came back with a match a worker back
+    since, or after ``ESTIMATE_WAIT`` seconds with at least one back: a slow match gives
+    its estimate as soon as it ends.
+    Fast ones are judged by the pace after the first match came back, not by the time
+    since the start, which carried the workers' start-up (a second or so that would
+    make a run of quick matches look ten times dearer than it is).
     """
 
     def __init__(self, total: int, done: int, workers: int, start: float, limit: bool = False):
@@ -68,6 +71,7 @@ class Estimate:
         self._workers = max(1, workers)
         self._start = start
         self._limit = limit
+        self._first: tuple[float, int] | None = None
         self.said = False
 
     def due(self, done: int, now: float) -> str | None:
@@ -76,11 +80,21 @@ class Estimate:
         elapsed = now - self._start
         if self.said or ran <= 0 or done >= self._total:
             return None
-        if ran < 2 * self._workers and elapsed < ESTIMATE_WAIT:
+        if self._first is None:
+            self._first = (now, ran)
+        first_at, first_ran = self._first
+        since = now - first_at
+        steady = ran - first_ran >= self._workers and since >= STEADY_SPAN
+        if not steady and elapsed < ESTIMATE_WAIT:
             return None
         self.said = True
-        return estimate_line(elapsed, ran, self._total - self._start_done, self._workers,
-                             self._limit)
+        left = self._total - self._start_done
+        if steady:
+            # The pace once running: the matches back after the first return, over the
+            # time since then (the run's rest, like them, has no start-up to pay).
+            return estimate_line(since, ran - first_ran, left - first_ran, self._workers,
+                                 self._limit)
+        return estimate_line(elapsed, ran, left, self._workers, self._limit)
 
     def rest(self, done: int, now: float) -> float:
         """Return the seconds the run needs after ``done`` matches, at its pace so far."""
@@ -90,6 +104,10 @@ class Estimate:
 
 ESTIMATE_WAIT = 2.0
 """Seconds after which one finished match is enough for an estimate."""
+
+STEADY_SPAN = 0.5
+"""The time after the first match's return over which a pace is taken: long enough for
+every worker to have started and handed back matches of its own."""
 
 ESTIMATE_AFTER = 5.0
 """Off a terminal, the estimate is written only for a run with at least this many seconds
