@@ -72,6 +72,14 @@ RayAddress = Annotated[
     str | None, typer.Option("--ray-address", help="Join this Ray cluster (default: a local one).")
 ]
 
+LogCompression = Annotated[
+    str,
+    typer.Option(
+        "--log-compression",
+        help="How kept logs are stored: gzip (match-N.jsonl.gz) or none (match-N.jsonl).",
+    ),
+]
+
 
 ReportEveryOption = Annotated[
     str | None,
@@ -113,13 +121,7 @@ def run_command(
     keep_logs: Annotated[
         str, typer.Option("--keep-logs", help="Match logs to keep: none, all or failures.")
     ] = "none",
-    log_compression: Annotated[
-        str,
-        typer.Option(
-            "--log-compression",
-            help="How kept logs are stored: gzip (match-N.jsonl.gz) or none (match-N.jsonl).",
-        ),
-    ] = "gzip",
+    log_compression: LogCompression = "gzip",
     fault_policy: Annotated[
         str, typer.Option(help="What a bot's crash or illegal action costs: forfeit or substitute.")
     ] = "forfeit",
@@ -356,5 +358,9 @@ def gate_command(
 
 def register(app: typer.Typer) -> None:
     """Add the ``tournament`` group and the ``gate`` command to ``app``."""
+    from racedeck.cli.tournament_matches import log_command, matches_command
+
+    tournament_app.command("matches")(matches_command)
+    tournament_app.command("log")(log_command)
     app.add_typer(tournament_app, name="tournament")
     app.command("gate")(gate_command)
