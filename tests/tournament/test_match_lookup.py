@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,23 @@ def test_each_seat_has_its_own_result() -> None:
     assert list(select(records, bot="a", result=FAULT)) == [faulted]
     assert list(select(records, seat=1, result=WIN)) == [won, faulted]
     assert list(select(records, bot="b", seat=0)) == []
+
+
+def test_the_walk_from_a_row_to_its_log_in_docs_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = (Path(__file__).parents[2] / "docs" / "debugging.md").read_text()
+    block = text.split("<!-- tested: tests/tournament/test_match_lookup.py -->\n```\n")[1]
+    commands = block.split("```")[0].strip().splitlines()
+    monkeypatch.chdir(tmp_path)
+    outs = []
+    for line in commands:
+        args = shlex.split(line.split("  #")[0])
+        assert args[0] == "racedeck"
+        code, out, err = run_cli(args[1:], capsys)
+        assert code == 0, (line, err)
+        outs.append(out)
+    lost = outs[1].splitlines()[1:]
+    assert lost and all("random (loss" in row for row in lost)
+    assert json.loads(outs[2])["count"] == 4
+    assert (tmp_path / "match-1.jsonl").exists()
