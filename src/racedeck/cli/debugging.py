@@ -140,7 +140,8 @@ def step(
     """Step through a log in the terminal: forward, back, jump, switch the seat's view."""
     import sys
 
-    from racedeck.inspect.step import Viewer, load_timeline, run_viewer
+    from racedeck.cli.lines import line_reader
+    from racedeck.inspect.step import PROMPT, Viewer, load_timeline, run_viewer
 
     timeline = load_timeline(registry(plugins_dir), log)
     if seat is not None:
@@ -153,15 +154,13 @@ def step(
     viewer = Viewer(timeline)
     viewer.frame, viewer.seat = at + 1, seat
 
-    def read_line() -> str | None:
-        line = sys.stdin.readline()
-        return line if line else None
+    read_line, prompts = line_reader(PROMPT)
 
     def write(text: str) -> None:
         sys.stdout.write(text if text.endswith(("\n", "> ")) or not text else text + "\n")
         sys.stdout.flush()
 
-    run_viewer(viewer, read_line, write)
+    run_viewer(viewer, read_line, write, prompt=not prompts)
 
 
 def html(
@@ -191,9 +190,7 @@ def html(
 
 def chart(
     log: LogArg,
-    out: Annotated[
-        Path, typer.Option("--out", help="The chart to write: PATH.svg, or PATH.png.")
-    ],
+    out: Annotated[Path, typer.Option("--out", help="The chart to write: PATH.svg, or PATH.png.")],
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:

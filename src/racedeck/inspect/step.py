@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from racedeck.core.errors import LogError
 from racedeck.core.game import AnyGame
 from racedeck.core.log import Header
@@ -170,18 +168,30 @@ class Viewer:
             mark = ">" if i == seq else " "
             detail = t.kind(i)
             if self.seat is None:
-                detail = msgspec.json.encode(t.events[i]).decode()
+                # In the game's words, cards by their faces; a seat's view keeps to the kind.
+                detail = t.game.presentation.describe(t.events[i])
             lines.append(f"{mark} {i:>6} {detail}")
         return "\n".join(lines)
 
 
+PROMPT = "step> "
+
+
 def run_viewer(
-    viewer: Viewer, read_line: Callable[[], str | None], write: Callable[[str], None]
+    viewer: Viewer,
+    read_line: Callable[[], str | None],
+    write: Callable[[str], None],
+    prompt: bool = True,
 ) -> None:
-    """Show the screen, read commands until ``q`` or the end of input, and act on them."""
+    """Show the screen, read commands until ``q`` or the end of input, and act on them.
+
+    ``prompt`` writes ``PROMPT`` before each line; a reader that shows it itself (line
+    editing at a terminal) passes ``False``.
+    """
     write(viewer.screen())
     while True:
-        write("step> ")
+        if prompt:
+            write(PROMPT)
         line = read_line()
         if line is None or line.strip() in ("q", "quit", "exit"):
             write("\n" if line is None else "")
