@@ -39,7 +39,7 @@ def diff(
     if json:
         emit_json(DiffOutput(**diff_json(report, seat)))
     else:
-        typer.echo(describe_diff(report, seat))
+        typer.echo(describe_diff(report, seat, _text_width()))
     if report.divergence is not None:
         # An error, not typer.Exit: main() passes its exit code on; the line goes to stderr.
         raise LogsDiffer(f"the logs differ from event {report.divergence.seq} on")
@@ -240,6 +240,18 @@ def _frame(log: Path, timeline: Any, at: int, seat: int | None) -> Any:
         seat=seat,
         view=state if seat is None else timeline.game.observe(state, seat),
     )
+
+
+def _text_width() -> int:
+    """Return the terminal's width, or ``PIPE_WIDTH`` when standard output is not one."""
+    import shutil
+    import sys
+
+    from racedeck.inspect.text import PIPE_WIDTH
+
+    if not sys.stdout.isatty():
+        return PIPE_WIDTH
+    return shutil.get_terminal_size((PIPE_WIDTH, 24)).columns
 
 
 def _check_seat(seat: int, players: int) -> None:
