@@ -298,7 +298,12 @@ def show(
             raise result.error  # the run's one document is the error
         emit_json(ShowOutput(log=str(log), events=result.events, seat=seat, view=view))
     else:
-        typer.echo(result.game.presentation.render(result.state, seat))
+        from racedeck.cli.render import describe_event_at
+
+        said = describe_event_at(reg, log, at, seat) if at is not None and at >= 0 else None
+        typer.echo(
+            (f"{said}\n" if said else "") + result.game.presentation.render(result.state, seat)
+        )
     if result.error is not None:
         raise result.error
 

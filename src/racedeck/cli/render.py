@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
+from racedeck.core.catalogue import Catalogue
 from racedeck.core.model import Result
 from racedeck.core.replay import Replay
 
@@ -47,3 +49,23 @@ def describe_replay(replay: Replay, seat: int | None, at: int | None) -> str:
         intact = f"up to event {replay.events - 1}" if replay.events else "in its header only"
         lines.append(f"the log is intact {intact}; then: {replay.error}")
     return "\n".join(lines)
+
+
+def describe_event_at(catalogue: Catalogue, log: Path, at: int, seat: int | None) -> str | None:
+    """Return event ``at`` of a log in its game's words (its kind alone for a seat's view).
+
+    ``None`` when the log's intact part holds no such event (the replay says why).
+    """
+    from racedeck.core.errors import LogError
+    from racedeck.core.replay import iter_states
+
+    try:
+        for seq, event, _state, replay in iter_states(catalogue, log):
+            if seq == at:
+                if seat is not None:
+                    # A seat's view: the event's contents may hold what it never saw.
+                    return f"event {at}: {event.__struct_config__.tag}"
+                return f"event {at}: {replay.game.presentation.describe(event)}"
+    except LogError:
+        return None
+    return None
