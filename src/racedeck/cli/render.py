@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from racedeck.core.catalogue import Catalogue
+from racedeck.core.errors import UsageError
+from racedeck.core.log import DebugNote
 from racedeck.core.model import Result
 from racedeck.core.replay import Replay
 
@@ -69,3 +71,29 @@ def describe_event_at(catalogue: Catalogue, log: Path, at: int, seat: int | None
     except LogError:
         return None
     return None
+
+
+DEBUG_TAIL = 20
+"""Bots' debug notes ``play`` prints by default: the last ones (the log keeps every one)."""
+
+
+def debug_lines(notes: Sequence[DebugNote], shown: str = "tail") -> list[str]:
+    """Return the lines ``play`` prints for bots' debug notes.
+
+    ``shown`` is ``tail`` (the last ``DEBUG_TAIL``, after a line saying how many were left
+    out), ``all`` or ``none``.
+    """
+    if shown not in ("tail", "all", "none"):
+        raise UsageError(f"--bot-debug must be one of tail, all, none, got {shown!r}")
+    if shown == "none":
+        return []
+    kept = list(notes) if shown == "all" else list(notes)[-DEBUG_TAIL:]
+    lines = [f"debug: seat {note.seat} ({note.bot}): {note.text}" for note in kept]
+    if len(kept) < len(notes):
+        left = len(notes) - len(kept)
+        lines.insert(
+            0,
+            f"debug: {left} earlier {'note' if left == 1 else 'notes'} not shown"
+            " (the log keeps them all; --bot-debug all prints them)",
+        )
+    return lines
