@@ -39,6 +39,7 @@ from racedeck.bots.selection import (
     select_sealed,
     select_ucb1,
 )
+from racedeck.bots.weighed import Weighing, search_choices
 from racedeck.core.bot import Bot, BotFactory, BotFault
 from racedeck.core.errors import RacedeckError
 from racedeck.core.game import AnyGame
@@ -204,7 +205,7 @@ def rewards(result: Result, rank_weight: float = RANK_WEIGHT) -> list[float]:
     return out
 
 
-class Ismcts(Bot):
+class Ismcts(Weighing, Bot):
     """Searches the game's forward model from sampled states; plays the most-tried action."""
 
     def __init__(self, budget: Budget | None = None) -> None:
@@ -286,7 +287,9 @@ class Ismcts(Bot):
             ):
                 break
         self.last_simulations, self.last_steps = simulations, steps
-        return _most_tried(root.tables.get(self._seat, {}), legal)[0]
+        table = root.tables.get(self._seat, {})
+        self.record_weighed(search_choices(table, game.presentation.describe), simulations)
+        return _most_tried(table, legal)[0]
 
     def _simulate(self, root: _Node, state: Any, rng: random.Random) -> int:
         """Run one simulation from ``state``; return how many forward-model steps it took."""

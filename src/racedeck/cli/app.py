@@ -310,12 +310,10 @@ def show(
             raise result.error  # the run's one document is the error
         emit_json(ShowOutput(log=str(log), events=result.events, seat=seat, view=view))
     else:
-        from racedeck.cli.render import describe_event_at
+        from racedeck.cli.render import show_heading
 
-        said = describe_event_at(reg, log, at, seat) if at is not None and at >= 0 else None
-        typer.echo(
-            (f"{said}\n" if said else "") + result.game.presentation.render(result.state, seat)
-        )
+        heading = show_heading(reg, log, at, seat, result.debug)
+        typer.echo(heading + result.game.presentation.render(result.state, seat))
     if result.error is not None:
         raise result.error
 

@@ -53,6 +53,26 @@ def describe_replay(replay: Replay, seat: int | None, at: int | None) -> str:
     return "\n".join(lines)
 
 
+def show_heading(
+    catalogue: Catalogue, log: Path, at: int | None, seat: int | None, notes: Sequence[DebugNote]
+) -> str:
+    """Return what ``show`` prints above the state: event ``at``, each seat's latest note.
+
+    The event is in the game's words; a note is a bot's latest debug text so far (a search
+    bot's is what it weighed for its last decision). With ``seat``, only that seat's note
+    (another's may name what it holds).
+    """
+    lines = []
+    said = describe_event_at(catalogue, log, at, seat) if at is not None and at >= 0 else None
+    if said:
+        lines.append(said)
+    latest = {note.seat: note for note in notes if seat is None or note.seat == seat}
+    for number in sorted(latest):
+        note = latest[number]
+        lines.append(f"debug, seat {number} ({note.bot}) last said: {note.text}")
+    return "".join(line + "\n" for line in lines)
+
+
 def describe_event_at(catalogue: Catalogue, log: Path, at: int, seat: int | None) -> str | None:
     """Return event ``at`` of a log in its game's words (its kind alone for a seat's view).
 
