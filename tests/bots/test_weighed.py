@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -41,7 +42,8 @@ def test_a_bot_records_through_the_call_and_the_engine_takes_it_once() -> None:
 def test_ismcts_writes_what_it_weighed_and_show_prints_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args = ["play", "lacorsa", "-s", "ismcts:simulations=30", "-s", "heuristic", "-o", "races=1"]
+    bot = "ismcts:simulations=30,explain=true"
+    args = ["play", "lacorsa", "-s", bot, "-s", "heuristic", "-o", "races=1"]
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     assert main([*args, "--log", str(first)]) == 0
     assert main([*args, "--log", str(second)]) == 0
@@ -57,7 +59,28 @@ def test_ismcts_writes_what_it_weighed_and_show_prints_it(
     capsys.readouterr()
     assert main(["show", str(first), "--at", str(last_event)]) == 0
     out = capsys.readouterr().out
-    assert f"debug, seat 0 (ismcts:simulations=30) last said: {notes[-1]['text']}" in out
+    assert f"debug, seat 0 ({bot}) last said: {notes[-1]['text']}" in out
+    plain = tmp_path / "plain.jsonl"
+    assert main([*args[:3], "ismcts:simulations=30", *args[4:], "--log", str(plain)]) == 0
+    assert '"kind":"debug"' not in plain.read_text()  # without explain, nothing is written
+
+
+def test_the_commands_in_debugging_md_print_what_ismcts_weighed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = (Path(__file__).parents[2] / "docs" / "debugging.md").read_text()
+    block = text.split("<!-- tested: tests/bots/test_weighed.py -->\n```\n")[1].split("```")[0]
+    monkeypatch.chdir(tmp_path)
+    outs = []
+    for line in block.strip().splitlines():
+        args = shlex.split(line)
+        assert args[0] == "racedeck" and main(args[1:]) == 0
+        outs.append(capsys.readouterr().out)
+    shown = outs[-1].splitlines()
+    assert shown[0].startswith("event 40: ")
+    said = "debug, seat 0 (ismcts:simulations=50,explain=true) last said: weighed "
+    assert shown[1].startswith(said) and "visits, value" in shown[1]
+    assert "\n    ".join(shown[:2]) in text  # the lines the guide shows are the ones printed
 
 
 def test_the_weighing_bot_in_the_plugin_guide_leaves_a_line_a_decision() -> None:

@@ -108,6 +108,7 @@ class Budget:
     bias: float | None = None
     bias_scale: float = 1.0
     horizon: int | None = None
+    explain: bool = False
 
     __parameter_docs__: ClassVar[dict[str, str]] = {
         "simulations": "playouts a decision (none: no limit)",
@@ -126,6 +127,7 @@ class Budget:
         "budget visits each choice more often, so the same bias fades sooner",
         "horizon": "playout steps before the game's estimate judges the position (none: play "
         "to the end; a game with no estimate always plays to the end)",
+        "explain": "write what each decision weighed to the log: simulations, top actions",
     }
 
     def __post_init__(self) -> None:
@@ -288,7 +290,10 @@ class Ismcts(Weighing, Bot):
                 break
         self.last_simulations, self.last_steps = simulations, steps
         table = root.tables.get(self._seat, {})
-        self.record_weighed(search_choices(table, game.presentation.describe), simulations)
+        if budget.explain:
+            self.record_weighed(
+                search_choices(table, legal, game.presentation.describe), simulations
+            )
         return _most_tried(table, legal)[0]
 
     def _simulate(self, root: _Node, state: Any, rng: random.Random) -> int:

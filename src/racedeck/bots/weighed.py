@@ -39,13 +39,19 @@ def weighed_text(choices: Iterable[Choice], spent: int, unit: str = "simulations
 
 
 def search_choices(
-    table: Mapping[Any, Sequence[float]], describe: Callable[[Any], str]
+    table: Mapping[Any, Sequence[float]], legal: Sequence[Any], describe: Callable[[Any], str]
 ) -> list[Choice]:
-    """Return a search's statistics as choices: each row is visits and reward sum first."""
-    return [
-        Choice(describe(action), row[0], row[1] / row[0] if row[0] else 0.0)
-        for action, row in table.items()
-    ]
+    """Return a search's statistics as choices: each row is visits and reward sum first.
+
+    In ``legal``'s order, the actions never tried left out: a search that plays the first
+    of the most tried then heads the line with the action it plays.
+    """
+    choices = []
+    for action in legal:
+        row = table.get(action)
+        if row is not None and row[0]:
+            choices.append(Choice(describe(action), row[0], row[1] / row[0]))
+    return choices
 
 
 class Weighing:
