@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from racedeck.cli.app import main
+from racedeck.core.replay import replay_log
 from racedeck.inspect.step import Viewer, load_timeline
 from racedeck.plugins import Registry
 from tests.inspect.helpers import play
@@ -82,3 +84,25 @@ def test_the_event_list_words_events_as_the_game_does(log: Path, registry: Regis
     assert "{" not in listed and not re.search(r'"card"', listed)
     viewer.command("s 1")
     assert (viewer.command("e") or "").splitlines()[5].endswith(timeline.kind(10))
+
+
+def test_step_shows_each_seats_latest_debug_note_up_to_the_event(
+    tmp_path: Path, registry: Registry, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "explained.jsonl"
+    bot = "ismcts:simulations=20,explain=true"
+    args = ["play", "lacorsa", "-s", bot, "-s", "heuristic", "-o", "races=1", "--log", str(log)]
+    assert main(args) == 0
+    capsys.readouterr()
+    timeline = load_timeline(registry, log)
+    viewer = Viewer(timeline)
+    for seq in (0, 10, 30, len(timeline.events) - 1):
+        viewer.command(f"g {seq}")
+        notes = replay_log(registry, log, at=seq).debug
+        screen = viewer.screen()
+        if notes:
+            assert f"  debug, seat 0 ({bot}) last said: {notes[-1].text}" in screen
+        else:
+            assert "debug," not in screen
+    viewer.command("s 1")  # the heuristic leaves no notes, and seat 0's are not its to see
+    assert "debug," not in viewer.screen()
