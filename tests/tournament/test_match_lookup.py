@@ -74,7 +74,7 @@ def test_tournament_matches_lists_and_filters(
     won = json.loads(out)["matches"]
     assert won and all(m["seats"][m["results"].index(WIN)] == winner for m in won)
     code, out, err = run_cli(["tournament", "matches", str(db), "--seat", "0"], capsys)
-    assert code == 0 and out.splitlines()[0].startswith("2 of the matches")
+    assert code == 0 and out.splitlines()[0].startswith("2 of the 2 matches recorded")
     assert f"seed {first['seed']}" in out.splitlines()[1]
 
 
@@ -93,6 +93,11 @@ def test_bad_requests_are_one_line_each(tmp_path: Path, capsys: pytest.CaptureFi
             ["matches", str(db), "--result", "draw"],
             "--result must be one of win, loss, fault, error",
         ),
+        (
+            ["matches", str(db), "--bot", "ismcts"],
+            "--bot 'ismcts' did not play in this tournament: heuristic, random",
+        ),
+        (["matches", str(db), "--seat", "2"], "--seat 2: the tournament's seats go from 0 to 1"),
     ]:
         code, _out, err = run_cli(["tournament", *args], capsys)
         assert code == EXIT_USAGE, err

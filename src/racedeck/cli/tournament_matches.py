@@ -41,12 +41,14 @@ def matches_command(
 ) -> None:
     """List a tournament's matches: index, seed, how each seat ended; filter them."""
     from racedeck.cli.contract import MatchesOutput, MatchRow
-    from racedeck.tournament.lookup import seat_result, select
+    from racedeck.tournament.lookup import check_filters, seat_result, select
     from racedeck.tournament.store import Store
 
     with Store.open(db) as store:
         spec = store.spec
-        chosen = list(select(store.records(), bot, seat, result))
+        check_filters(spec, bot, seat)
+        recorded = list(store.records())
+    chosen = list(select(recorded, bot, seat, result))
     if json:
         rows = [
             MatchRow(
@@ -64,7 +66,7 @@ def matches_command(
         ]
         emit_json(MatchesOutput(db=str(db), game=spec.game, count=len(rows), matches=rows))
         return
-    typer.echo(f"{len(chosen)} of the matches in {db} ({spec.game})")
+    typer.echo(f"{len(chosen)} of the {len(recorded)} matches recorded in {db} ({spec.game})")
     for record in chosen:
         typer.echo(_line(record))
 

@@ -62,6 +62,14 @@ def select(
             yield record
 
 
+def check_filters(spec: TournamentSpec, bot: str | None, seat: int | None) -> None:
+    """Raise ``UsageError`` for a bot the tournament never entered or a seat it never had."""
+    if bot is not None and bot not in spec.bots:
+        raise UsageError(f"--bot {bot!r} did not play in this tournament: {', '.join(spec.bots)}")
+    if seat is not None and not 0 <= seat < spec.players:
+        raise UsageError(f"--seat {seat}: the tournament's seats go from 0 to {spec.players - 1}")
+
+
 def replay_spec(
     spec: TournamentSpec, db: Path, plugins_dir: Path | None, programs: Iterable[str] = ()
 ) -> TournamentSpec:
