@@ -60,6 +60,8 @@ def test_tournament_matches_lists_and_filters(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db, _err = kept_tournament(tmp_path, capsys, "lacorsa")
+    code, out, err = run_cli(["tournament", "report", str(db), "--json"], capsys)
+    assert code == 0 and json.loads(out)["logs"] == str(tmp_path / "t-logs")
     code, out, err = run_cli(["tournament", "matches", str(db), "--json"], capsys)
     assert code == 0, err
     listed = json.loads(out)

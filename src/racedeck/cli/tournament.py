@@ -226,17 +226,18 @@ def report_command(
     json: JsonFlag = False,
 ) -> None:
     """Print a tournament's standings; with --html, also write a page with plots."""
-    from racedeck.cli.tournament_play import game_of, show_standings, standings_output
+    from racedeck.cli.tournament_play import game_of, kept_logs, show_standings, standings_output
     from racedeck.tournament.page import write_page
     from racedeck.tournament.standings import compute_standings
     from racedeck.tournament.store import Store
 
     with Store.open(db) as store:
         standings = compute_standings(store.spec, store.records(), game_of(store.spec))
+        logs = kept_logs(store)
     if html is not None:
         write_page(standings, html)
     if json:
-        emit_json(standings_output(standings, db, html))
+        emit_json(standings_output(standings, db, html, logs[0] if logs else None))
         return
     show_standings(standings)
     if html is not None:
