@@ -139,3 +139,30 @@ def test_the_walk_from_a_row_to_its_log_in_docs_runs(
     assert lost and all("random (loss" in row for row in lost)
     assert json.loads(outs[2])["count"] == 4
     assert (tmp_path / "match-1.jsonl").exists()
+
+
+def test_a_rows_match_played_again_with_explain_is_the_same_match_with_notes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = (Path(__file__).parents[2] / "docs" / "debugging.md").read_text()
+    marker = "<!-- tested: tests/tournament/test_match_lookup.py, explained -->\n```\n"
+    commands = text.split(marker)[1].split("```")[0].strip().splitlines()
+    monkeypatch.chdir(tmp_path)
+    seed = ""
+    for line in commands:
+        args = shlex.split(line.split("  #")[0].replace("SEED", seed))
+        code, out, err = run_cli(args[1:], capsys)
+        assert code == 0, (line, err)
+        if "matches" in args:
+            first = json.loads(out)["matches"][0]
+            assert first["index"] == 0 and first["seats"][0] == "ismcts:simulations=20"
+            seed = first["seed"]
+    assert run_cli(["tournament", "log", "s.sqlite", "0", "--out", "kept.jsonl"], capsys)[0] == 0
+
+    def lines(name: str, kind: str) -> list[object]:
+        parsed = [json.loads(line) for line in (tmp_path / name).read_text().splitlines()]
+        return [line[kind] for line in parsed if line["kind"] == kind]
+
+    assert lines("explained.jsonl", "event") == lines("kept.jsonl", "event")
+    notes = lines("explained.jsonl", "debug")
+    assert notes and not lines("kept.jsonl", "debug")
