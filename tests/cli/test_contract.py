@@ -77,6 +77,8 @@ def test_every_json_output_has_its_kind_and_decodes_as_its_type(
         ["tournament", "lacorsa", "--bot", "heuristic", "--bot", "random", "-o", "races=1",
          "--matches", "2", "--workers", "1", "--db", str(db), "--json"],
         ["tournament", "report", str(db), "--json"],
+        ["tournament", "matches", str(db), "--json"],
+        ["tournament", "log", str(db), "1", "--out", str(tmp_path / "m1.jsonl"), "--json"],
         ["gate", "--db", str(db), "--candidate", "heuristic", "--baseline", "random", "--json"],
         ["new-bot", "my-bot", "--game", "lacorsa", "--into", str(tmp_path / "nb"), "--json"],
         ["step", str(log), "--at", "2", "--json"],

@@ -10,6 +10,7 @@ import pytest
 from racedeck.cli.app import main
 from racedeck.core.errors import LogError
 from racedeck.inspect.diff import diff_logs
+from racedeck.inspect.text import CHANGED, PIPE_WIDTH, describe_diff, side_by_side
 from racedeck.plugins import Registry
 from tests.inspect.helpers import events_of, line_of, play, rewrite
 
@@ -83,8 +84,46 @@ def test_diff_shows_both_events_and_states_side_by_side_and_exits_1(
     out = captured.out
     assert f"diverge at event {at}" in out and f"differ from event {at}" in captured.err
     assert "cannot be folded" not in out
-    row = next(line for line in out.splitlines() if line.startswith("LACORSA"))
+    row = next(line for line in out.splitlines() if line[2:].startswith("LACORSA"))
     assert row.count("LACORSA") == 2
+
+
+def test_diff_marks_the_rows_that_differ_words_events_and_fits_a_pipe(
+    base: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], registry: Registry
+) -> None:
+    at = next(
+        seq
+        for seq, e in enumerate(events_of(base))
+        if seq > 20 and e["type"] == "challenge_resolved"
+    )
+    edited = rewrite(base, tmp_path / "e.jsonl", lambda seq, e: _flip_winner(e) if seq == at else e)
+    assert main(["diff", str(base), str(edited)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in out) <= PIPE_WIDTH  # not a terminal: 100 columns
+    report = diff_logs(registry, base, edited)
+    assert report.divergence is not None
+    game = report.divergence.a.game
+    assert f"  A: {game.presentation.describe(report.divergence.a.entry)}" in out
+    assert not any(line.startswith("  A: {") for line in out)
+    columns = out[out.index(next(line for line in out if line.startswith("states after"))) + 1 :]
+    assert any(line.startswith(CHANGED) for line in columns)
+    assert all(line[0] in (CHANGED, " ") for line in columns)
+    narrow = describe_diff(report, width=60).splitlines()
+    assert max(len(line) for line in narrow) <= 60
+
+
+def test_side_by_side_marks_each_differing_row_and_wraps_within_the_width() -> None:
+    assert side_by_side("a\nb\nc", "a\nX", ("A", "B")).splitlines() == [
+        "  A   B",
+        "  a   a",
+        f"{CHANGED} b   X",
+        f"{CHANGED} c",
+    ]
+    long = "word " * 12
+    wrapped = side_by_side(long, long, width=40).splitlines()
+    assert len(wrapped) > 1 and all(len(line) <= 40 for line in wrapped)
+    assert all(line.startswith("  ") for line in wrapped)  # the same on both sides
+    assert " ".join(" ".join(line.split()) for line in wrapped).count("word") == 24
 
 
 def test_diff_json_names_the_event_and_both_views(

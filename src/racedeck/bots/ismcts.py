@@ -39,6 +39,7 @@ from racedeck.bots.selection import (
     select_sealed,
     select_ucb1,
 )
+from racedeck.bots.weighed import Weighing, search_choices
 from racedeck.core.bot import Bot, BotFactory, BotFault
 from racedeck.core.driver import Driver
 from racedeck.core.errors import RacedeckError
@@ -108,6 +109,7 @@ class Budget:
     bias: float | None = None
     bias_scale: float = 1.0
     horizon: int | None = None
+    explain: bool = False
 
     __parameter_docs__: ClassVar[dict[str, str]] = {
         "simulations": "playouts a decision (none: no limit)",
@@ -126,6 +128,7 @@ class Budget:
         "budget visits each choice more often, so the same bias fades sooner",
         "horizon": "playout steps before the game's estimate judges the position (none: play "
         "to the end; a game with no estimate always plays to the end)",
+        "explain": "write what each decision weighed to the log: simulations, top actions",
     }
 
     def __post_init__(self) -> None:
@@ -205,7 +208,7 @@ def rewards(result: Result, rank_weight: float = RANK_WEIGHT) -> list[float]:
     return out
 
 
-class Ismcts(Bot):
+class Ismcts(Weighing, Bot):
     """Searches the game's forward model from sampled states; plays the most-tried action."""
 
     def __init__(self, budget: Budget | None = None) -> None:
@@ -287,7 +290,12 @@ class Ismcts(Bot):
             ):
                 break
         self.last_simulations, self.last_steps = simulations, steps
-        return _most_tried(root.tables.get(self._seat, {}), legal)[0]
+        table = root.tables.get(self._seat, {})
+        if budget.explain:
+            self.record_weighed(
+                search_choices(table, legal, game.presentation.describe), simulations
+            )
+        return _most_tried(table, legal)[0]
 
     def _simulate(self, root: _Node, state: Any, rng: random.Random) -> int:
         """Run one simulation from ``state``; return how many forward-model steps it took.

@@ -148,6 +148,16 @@ def bots(
             typer.echo(f"{'':<16} parameters: {spec.name}:{settings}")
 
 
+BotDebug = Annotated[
+    str,
+    typer.Option(
+        "--bot-debug",
+        metavar="tail|all|none",
+        help="Bots' debug notes to print: the last 20 (tail), all or none; the log keeps all.",
+    ),
+]
+
+
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="The game, as `racedeck games` names it.")],
@@ -176,11 +186,12 @@ def play(
     plugins_dir: PluginsDir = None,
     sandbox: SandboxFlag = False,
     bot_memory: BotMemory = None,
+    bot_debug: BotDebug = "tail",
 ) -> None:
     """Play one match between bots and print the finishing order, the scores and the log."""
     from racedeck.cli.contract import PlayOutput
     from racedeck.cli.logging import get_logger
-    from racedeck.cli.render import describe_result
+    from racedeck.cli.render import debug_lines, describe_result
     from racedeck.core.runner import FAULT_POLICIES
     from racedeck.core.session import plan_match, play_to_log
 
@@ -190,6 +201,7 @@ def play(
         )
     if log is not None and no_log:
         raise UsageError("--log and --no-log contradict each other")
+    debug_lines([], bot_debug)  # a bad value is refused before the match is played
     confine = sandbox_of(sandbox, bot_memory)
     reg = confined(registry(plugins_dir), confine, plugins_dir)
     plan = plan_match(reg, game, seat, seed, parse_options(option), fault_policy, time_limit)
@@ -216,8 +228,8 @@ def play(
     typer.echo(describe_result(plan.game.title, seat, outcome.result))
     for fault in outcome.faults:
         typer.echo(f"fault: seat {fault.seat} ({fault.bot}) {fault.reason} -> {fault.policy}")
-    for note in outcome.debug:
-        typer.echo(f"debug: seat {note.seat} ({note.bot}): {note.text}")
+    for line in debug_lines(outcome.debug, bot_debug):
+        typer.echo(line)
     if written is not None:
         typer.echo(f"log: {written}")
 
@@ -316,7 +328,10 @@ def show(
             raise result.error  # the run's one document is the error
         emit_json(ShowOutput(log=str(log), events=result.events, seat=seat, view=view))
     else:
-        typer.echo(result.game.presentation.render(result.state, seat))
+        from racedeck.cli.render import show_heading
+
+        heading = show_heading(reg, log, at, seat, result.debug)
+        typer.echo(heading + result.game.presentation.render(result.state, seat))
     if result.error is not None:
         raise result.error
 

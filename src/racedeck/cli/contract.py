@@ -238,6 +238,41 @@ class MatchOutput(Output, tag="match"):
     log: str
 
 
+class MatchRow(msgspec.Struct, kw_only=True):
+    """One recorded match as ``tournament matches`` lists it."""
+
+    index: int
+    seed: str
+    seats: list[str]
+    status: str
+    ranks: list[int]
+    scores: list[int]
+    results: list[str]
+    """How the match ended for each seat: ``win``, ``loss``, ``fault`` or ``error``."""
+    reason: str
+    log: str | None
+    """The kept log's path, when the tournament kept it."""
+
+
+class MatchesOutput(Output, tag="matches"):
+    """``racedeck tournament matches DB --json``: the matches that fit the filters."""
+
+    db: str
+    game: str
+    count: int
+    matches: list[MatchRow]
+
+
+class MatchLogOutput(Output, tag="match-log"):
+    """``racedeck tournament log DB N --json``: where match N's log was written."""
+
+    db: str
+    index: int
+    seed: str
+    seats: list[str]
+    log: str
+
+
 class PairingRow(msgspec.Struct, kw_only=True):
     """How ``bot`` did against ``opponent``: a game per pair of their seats in a match."""
 
@@ -315,6 +350,8 @@ class StandingsOutput(Output, tag="standings"):
     """A gate's verdict on its recorded matches; none for a tournament."""
     crosstable: dict[str, dict[str, float | None]] | None = None
     """Each bot's score against each other (None: itself, or never met); not in a gauntlet."""
+    logs: str | None = None
+    """The folder the run kept match logs in (``--keep-logs``); none when it kept none."""
 
 
 class GateOutput(Output, tag="gate"):
@@ -402,6 +439,8 @@ OUTPUTS: dict[str, type[Output]] = {
         HtmlOutput,
         ChartOutput,
         MatchOutput,
+        MatchesOutput,
+        MatchLogOutput,
         StandingsOutput,
         GateOutput,
         BotCheckOutput,

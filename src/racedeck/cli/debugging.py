@@ -42,7 +42,7 @@ def diff(
     if json:
         emit_json(DiffOutput(**diff_json(report, seat)))
     else:
-        typer.echo(describe_diff(report, seat))
+        typer.echo(describe_diff(report, seat, _text_width()))
     if report.divergence is not None:
         # An error, not typer.Exit: main() passes its exit code on; the line goes to stderr.
         raise LogsDiffer(f"the logs differ from event {report.divergence.seq} on")
@@ -144,7 +144,8 @@ def step(
     """Step through a log in the terminal: forward, back, jump, switch the seat's view."""
     import sys
 
-    from racedeck.inspect.step import Viewer, load_timeline, run_viewer
+    from racedeck.cli.lines import line_reader
+    from racedeck.inspect.step import PROMPT, Viewer, load_timeline, run_viewer
 
     timeline = load_timeline(registry(plugins_dir), log)
     if seat is not None:
@@ -157,15 +158,13 @@ def step(
     viewer = Viewer(timeline)
     viewer.frame, viewer.seat = at + 1, seat
 
-    def read_line() -> str | None:
-        line = sys.stdin.readline()
-        return line if line else None
+    read_line, prompts = line_reader(PROMPT)
 
     def write(text: str) -> None:
         sys.stdout.write(text if text.endswith(("\n", "> ")) or not text else text + "\n")
         sys.stdout.flush()
 
-    run_viewer(viewer, read_line, write)
+    run_viewer(viewer, read_line, write, prompt=not prompts)
 
 
 def html(
@@ -195,9 +194,7 @@ def html(
 
 def chart(
     log: LogArg,
-    out: Annotated[
-        Path, typer.Option("--out", help="The chart to write: PATH.svg, or PATH.png.")
-    ],
+    out: Annotated[Path, typer.Option("--out", help="The chart to write: PATH.svg, or PATH.png.")],
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
 ) -> None:
@@ -247,6 +244,18 @@ def _frame(log: Path, timeline: Any, at: int, seat: int | None) -> Any:
         seat=seat,
         view=state if seat is None else timeline.game.observe(state, seat),
     )
+
+
+def _text_width() -> int:
+    """Return the terminal's width, or ``PIPE_WIDTH`` when standard output is not one."""
+    import shutil
+    import sys
+
+    from racedeck.inspect.text import PIPE_WIDTH
+
+    if not sys.stdout.isatty():
+        return PIPE_WIDTH
+    return shutil.get_terminal_size((PIPE_WIDTH, 24)).columns
 
 
 def _check_seat(seat: int, players: int) -> None:

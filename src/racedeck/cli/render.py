@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
+from racedeck.core.catalogue import Catalogue
+from racedeck.core.errors import UsageError
+from racedeck.core.log import DebugNote
 from racedeck.core.model import Result
 from racedeck.core.replay import Replay
 
@@ -47,3 +51,69 @@ def describe_replay(replay: Replay, seat: int | None, at: int | None) -> str:
         intact = f"up to event {replay.events - 1}" if replay.events else "in its header only"
         lines.append(f"the log is intact {intact}; then: {replay.error}")
     return "\n".join(lines)
+
+
+def show_heading(
+    catalogue: Catalogue, log: Path, at: int | None, seat: int | None, notes: Sequence[DebugNote]
+) -> str:
+    """Return what ``show`` prints above the state: event ``at``, each seat's latest note.
+
+    The event is in the game's words; a note is a bot's latest debug text so far (a search
+    bot's is what it weighed for its last decision). With ``seat``, only that seat's note
+    (another's may name what it holds).
+    """
+    lines = []
+    said = describe_event_at(catalogue, log, at, seat) if at is not None and at >= 0 else None
+    if said:
+        lines.append(said)
+    latest = {note.seat: note for note in notes if seat is None or note.seat == seat}
+    for number in sorted(latest):
+        note = latest[number]
+        lines.append(f"debug, seat {number} ({note.bot}) last said: {note.text}")
+    return "".join(line + "\n" for line in lines)
+
+
+def describe_event_at(catalogue: Catalogue, log: Path, at: int, seat: int | None) -> str | None:
+    """Return event ``at`` of a log in its game's words (its kind alone for a seat's view).
+
+    ``None`` when the log's intact part holds no such event (the replay says why).
+    """
+    from racedeck.core.errors import LogError
+    from racedeck.core.replay import iter_states
+
+    try:
+        for seq, event, _state, replay in iter_states(catalogue, log):
+            if seq == at:
+                if seat is not None:
+                    # A seat's view: the event's contents may hold what it never saw.
+                    return f"event {at}: {event.__struct_config__.tag}"
+                return f"event {at}: {replay.game.presentation.describe(event)}"
+    except LogError:
+        return None
+    return None
+
+
+DEBUG_TAIL = 20
+"""Bots' debug notes ``play`` prints by default: the last ones (the log keeps every one)."""
+
+
+def debug_lines(notes: Sequence[DebugNote], shown: str = "tail") -> list[str]:
+    """Return the lines ``play`` prints for bots' debug notes.
+
+    ``shown`` is ``tail`` (the last ``DEBUG_TAIL``, after a line saying how many were left
+    out), ``all`` or ``none``.
+    """
+    if shown not in ("tail", "all", "none"):
+        raise UsageError(f"--bot-debug must be one of tail, all, none, got {shown!r}")
+    if shown == "none":
+        return []
+    kept = list(notes) if shown == "all" else list(notes)[-DEBUG_TAIL:]
+    lines = [f"debug: seat {note.seat} ({note.bot}): {note.text}" for note in kept]
+    if len(kept) < len(notes):
+        left = len(notes) - len(kept)
+        lines.insert(
+            0,
+            f"debug: {left} earlier {'note' if left == 1 else 'notes'} not shown"
+            " (the log keeps them all; --bot-debug all prints them)",
+        )
+    return lines

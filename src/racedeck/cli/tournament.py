@@ -72,6 +72,14 @@ RayAddress = Annotated[
     str | None, typer.Option("--ray-address", help="Join this Ray cluster (default: a local one).")
 ]
 
+LogCompression = Annotated[
+    str,
+    typer.Option(
+        "--log-compression",
+        help="How kept logs are stored: gzip (match-N.jsonl.gz) or none (match-N.jsonl).",
+    ),
+]
+
 
 ReportEveryOption = Annotated[
     str | None,
@@ -113,13 +121,7 @@ def run_command(
     keep_logs: Annotated[
         str, typer.Option("--keep-logs", help="Match logs to keep: none, all or failures.")
     ] = "none",
-    log_compression: Annotated[
-        str,
-        typer.Option(
-            "--log-compression",
-            help="How kept logs are stored: gzip (match-N.jsonl.gz) or none (match-N.jsonl).",
-        ),
-    ] = "gzip",
+    log_compression: LogCompression = "gzip",
     fault_policy: Annotated[
         str, typer.Option(help="What a bot's crash or illegal action costs: forfeit or substitute.")
     ] = "forfeit",
@@ -224,17 +226,18 @@ def report_command(
     json: JsonFlag = False,
 ) -> None:
     """Print a tournament's standings; with --html, also write a page with plots."""
-    from racedeck.cli.tournament_play import game_of, show_standings, standings_output
+    from racedeck.cli.tournament_play import game_of, kept_logs, show_standings, standings_output
     from racedeck.tournament.page import write_page
     from racedeck.tournament.standings import compute_standings
     from racedeck.tournament.store import Store
 
     with Store.open(db) as store:
         standings = compute_standings(store.spec, store.records(), game_of(store.spec))
+        logs = kept_logs(store)
     if html is not None:
         write_page(standings, html)
     if json:
-        emit_json(standings_output(standings, db, html))
+        emit_json(standings_output(standings, db, html, logs[0] if logs else None))
         return
     show_standings(standings)
     if html is not None:
@@ -356,5 +359,9 @@ def gate_command(
 
 def register(app: typer.Typer) -> None:
     """Add the ``tournament`` group and the ``gate`` command to ``app``."""
+    from racedeck.cli.tournament_matches import log_command, matches_command
+
+    tournament_app.command("matches")(matches_command)
+    tournament_app.command("log")(log_command)
     app.add_typer(tournament_app, name="tournament")
     app.command("gate")(gate_command)

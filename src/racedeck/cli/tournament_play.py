@@ -14,6 +14,7 @@ from typing import Any, TextIO
 import msgspec
 import typer
 
+from racedeck.cli import output
 from racedeck.cli.common import emit_json
 from racedeck.cli.contract import GateOutput, MatchOutput, StandingsOutput
 from racedeck.core import interrupts
@@ -116,11 +117,24 @@ def play_store(
 def print_standings(store: Store, json: bool) -> None:
     """Print the standings of the tournament in ``store``: a table, or JSON."""
     standings = compute_standings(store.spec, store.records(), game_of(store.spec))
+    logs = kept_logs(store)
+    if logs is not None:
+        typer.echo(output.clean(logs[1]), err=True)
     if json:
-        emit_json(standings_output(standings, store.path, None))
+        emit_json(standings_output(standings, store.path, None, logs[0] if logs else None))
     else:
         show_standings(standings)
         typer.echo(f"\ndatabase: {store.path}")
+
+
+def kept_logs(store: Store) -> tuple[str, str] | None:
+    """Return the folder of the kept logs and a line saying how many went there, if any."""
+    spec = store.spec
+    if spec.keep_logs == "none" or not spec.log_dir:
+        return None
+    kept = sum(1 for record in store.records() if record.log)
+    which = "every match's log" if spec.keep_logs == "all" else "the logs of failed matches"
+    return spec.log_dir, f"kept logs ({which}): {kept} in {spec.log_dir}"
 
 
 def show_standings(standings: Standings) -> None:
@@ -143,10 +157,12 @@ def game_of(spec: TournamentSpec) -> Any:
         return None
 
 
-def standings_output(standings: Standings, db: Path, html: Path | None) -> StandingsOutput:
+def standings_output(
+    standings: Standings, db: Path, html: Path | None, logs: str | None = None
+) -> StandingsOutput:
     """Return the standings as the JSON contract's output, with where they came from."""
     fields = standings_json(standings)
-    fields.update(db=str(db), html=str(html) if html else None)
+    fields.update(db=str(db), html=str(html) if html else None, logs=logs)
     return msgspec.convert(fields, StandingsOutput)
 
 

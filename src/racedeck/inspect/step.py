@@ -9,15 +9,13 @@ works the same at a terminal and from a script.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from racedeck.core.errors import LogError
 from racedeck.core.game import AnyGame
-from racedeck.core.log import Header
+from racedeck.core.log import DebugNote, Header
 from racedeck.core.replay import iter_states
 from racedeck.core.step import fold
 from racedeck.plugins import Registry
@@ -43,6 +41,16 @@ class Timeline:
     events: list[Any]
     checkpoints: list[Any]
     """The state before event ``i * CHECKPOINT``, for each ``i``."""
+    notes: list[DebugNote] = field(default_factory=list)
+    """The bots' debug notes, in the log's order."""
+    noted: list[int] = field(default_factory=list)
+    """For each event, how many of ``notes`` the log holds up to it."""
+
+    def latest_notes(self, frame: int, seat: int | None) -> list[DebugNote]:
+        """Return each seat's latest note up to ``frame`` (only ``seat``'s when given)."""
+        known = self.noted[frame - 1] if 0 < frame <= len(self.noted) else 0
+        latest = {n.seat: n for n in self.notes[:known] if seat is None or n.seat == seat}
+        return [latest[number] for number in sorted(latest)]
 
     def state(self, frame: int) -> Any:
         """Return the state of ``frame``: 0 is before any event, N after event N-1."""
@@ -58,16 +66,18 @@ def load_timeline(registry: Registry, path: str | Path) -> Timeline:
     """Read a log into a timeline; raises ``LogError`` for a bad log."""
     events: list[Any] = []
     checkpoints: list[Any] = []
+    noted: list[int] = []
     replay: Any = None
     for seq, event, state, replay in iter_states(registry, path):
         if not checkpoints:
             checkpoints.append(replay.game.initial_state(replay.options, replay.header.players))
         events.append(event)
+        noted.append(len(replay.debug))
         if (seq + 1) % CHECKPOINT == 0:
             checkpoints.append(state)
     if replay is None:
         raise LogError(str(path), 0, "the log has no events to step through")
-    return Timeline(replay.header, replay.game, events, checkpoints)
+    return Timeline(replay.header, replay.game, events, checkpoints, list(replay.debug), noted)
 
 
 class Viewer:
@@ -105,7 +115,11 @@ class Viewer:
             # A seat's view shows the event by kind only: its contents may be hidden from it.
             event = ""
             body = t.game.presentation.render_observation(t.game.observe(state, self.seat))
-        return "\n".join(part for part in (top, event and f"  {event}", body) if part)
+        said = [
+            f"  debug, seat {n.seat} ({n.bot}) last said: {n.text}"
+            for n in t.latest_notes(self.frame, self.seat)
+        ]
+        return "\n".join(part for part in (top, event and f"  {event}", *said, body) if part)
 
     def command(self, line: str) -> str | None:
         """Apply one command; return a message to show instead of the screen, or None."""
@@ -170,18 +184,30 @@ class Viewer:
             mark = ">" if i == seq else " "
             detail = t.kind(i)
             if self.seat is None:
-                detail = msgspec.json.encode(t.events[i]).decode()
+                # In the game's words, cards by their faces; a seat's view keeps to the kind.
+                detail = t.game.presentation.describe(t.events[i])
             lines.append(f"{mark} {i:>6} {detail}")
         return "\n".join(lines)
 
 
+PROMPT = "step> "
+
+
 def run_viewer(
-    viewer: Viewer, read_line: Callable[[], str | None], write: Callable[[str], None]
+    viewer: Viewer,
+    read_line: Callable[[], str | None],
+    write: Callable[[str], None],
+    prompt: bool = True,
 ) -> None:
-    """Show the screen, read commands until ``q`` or the end of input, and act on them."""
+    """Show the screen, read commands until ``q`` or the end of input, and act on them.
+
+    ``prompt`` writes ``PROMPT`` before each line; a reader that shows it itself (line
+    editing at a terminal) passes ``False``.
+    """
     write(viewer.screen())
     while True:
-        write("step> ")
+        if prompt:
+            write(PROMPT)
         line = read_line()
         if line is None or line.strip() in ("q", "quit", "exit"):
             write("\n" if line is None else "")

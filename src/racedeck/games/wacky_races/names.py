@@ -7,6 +7,7 @@ from typing import Any
 from racedeck.core.names import spell
 from racedeck.games.wacky_races import data
 from racedeck.games.wacky_races.actions import ChooseRacer, EndTurn, PlayStep, UseAdvantage
+from racedeck.games.wacky_races.wording import describe_event
 
 
 def card_name(card: int) -> str:
@@ -26,4 +27,4 @@ def describe(value: Any) -> str:
             return f"use advantage {advantage + 1}{on}"
         case EndTurn():
             return "end the turn"
-    return spell(value, card_name)
+    return describe_event(value, card_name) or spell(value, card_name)
