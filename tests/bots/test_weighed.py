@@ -55,7 +55,7 @@ def test_ismcts_writes_what_it_weighed_and_show_prints_it(
         spent = int(note["text"].split()[1])
         assert note["text"].startswith(f"weighed {spent} simulations: car ") and spent <= 30
         assert "visits, value " in note["text"] and "{" not in note["text"]
-    last_event = max(line["seq"] for line in lines if line["kind"] == "event")
+    last_event = max(line["seq"] + len(line["events"]) - 1 for line in lines if line["kind"] == "turn")
     capsys.readouterr()
     assert main(["show", str(first), "--at", str(last_event)]) == 0
     out = capsys.readouterr().out
@@ -63,6 +63,17 @@ def test_ismcts_writes_what_it_weighed_and_show_prints_it(
     plain = tmp_path / "plain.jsonl"
     assert main([*args[:3], "ismcts:simulations=30", *args[4:], "--log", str(plain)]) == 0
     assert '"kind":"debug"' not in plain.read_text()  # without explain, nothing is written
+    # A fork from the start with the parent's bots replays the parent, notes included: the
+    # bots that watched the copied prefix go on noting what they weighed.
+    fork = tmp_path / "fork.jsonl"
+    assert main(["fork", str(first), "--at", "4", "--log", str(fork)]) == 0
+    capsys.readouterr()
+    assert main(["diff", str(first), str(fork)]) == 0
+    forked = [json.loads(line) for line in fork.read_text().splitlines()]
+    after = [line["debug"]["text"] for line in lines if line["kind"] == "debug" and line["seq"] > 6]
+    assert after and [
+        line["debug"]["text"] for line in forked if line["kind"] == "debug" and line["seq"] > 6
+    ] == after
 
 
 def test_the_commands_in_debugging_md_print_what_ismcts_weighed(

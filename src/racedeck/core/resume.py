@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from racedeck.core.asking import bot_flag
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.driver import Driver
 from racedeck.core.game import AnyGame
@@ -42,6 +43,9 @@ class ResumedBot(Bot):
         self.rng = rng
         self.pending = pending
         """A choice made before the fork point and not yet decided, given at the first ask."""
+        # What it noted while watching the copied prefix is the parent's to keep.
+        with contextlib.suppress(Exception):
+            inner.take_debug()
 
     def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
         """Do nothing: the bot heard the start of the match while it watched."""
@@ -53,9 +57,19 @@ class ResumedBot(Bot):
             return pending
         return self.inner.act(observation, legal, self.rng)
 
+    def take_debug(self) -> str | None:
+        """Return the inner bot's note on its last decision, if it has one."""
+        return self.inner.take_debug()
+
     def end_match(self, result: Result) -> None:
         """Tell the inner bot how the match ended."""
         self.inner.end_match(result)
+
+
+class ResumedNotingBot(ResumedBot):
+    """A watched bot that notes what it weighed: its notes go on after the fork as before."""
+
+    emits_debug = True
 
 
 def watched(
@@ -130,4 +144,6 @@ def watched(
 
 
 def _resume(bot: Bot, rng: Rng, pending: Action | None) -> Any:
-    return lambda: ResumedBot(bot, rng, pending)
+    # A bot whose own flag fails to read is taken as one that notes nothing.
+    kind = ResumedNotingBot if bot_flag(bot, "emits_debug", False) else ResumedBot
+    return lambda: kind(bot, rng, pending)

@@ -21,8 +21,9 @@ NAMED = {"racer_chosen", "race_set_up", "trap_laid", "trap_removed", "trap_sprun
 
 
 def _events() -> list[dict[str, object]]:
+    # A log of decisions: each turn line holds the events it caused, in order.
     lines = [json.loads(line) for line in GOLDEN.read_text().splitlines()]
-    return [line["event"] for line in lines if line["kind"] == "event"]
+    return [event for line in lines if line["kind"] == "turn" for event in line["events"]]
 
 
 def test_show_words_the_event_it_stops_after_with_names(capsys: pytest.CaptureFixture[str]) -> None:
