@@ -28,6 +28,7 @@ from functools import partial
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
+from racedeck.bots.evaluation import Evaluation, evaluation_of
 from racedeck.bots.sampling import Sampler, sampler_for
 from racedeck.bots.selection import (
     SEALED_RULES,
@@ -41,7 +42,7 @@ from racedeck.bots.selection import (
 )
 from racedeck.core.bot import Bot, BotFactory, BotFault
 from racedeck.core.errors import RacedeckError
-from racedeck.core.game import AnyGame, Game
+from racedeck.core.game import AnyGame
 from racedeck.core.model import ENGINE, Action, Observation, Options, Result
 from racedeck.core.rng import Rng
 from racedeck.core.step import NO_CHANCE, Turn, choose
@@ -123,8 +124,8 @@ class Budget:
         "(none: the game's own at the table's size, GAME_BIAS, times bias_scale)",
         "bias_scale": "what the game's own bias is multiplied by when bias is none: a larger "
         "budget visits each choice more often, so the same bias fades sooner",
-        "horizon": "playout steps before the game's estimate judges the position (none: play "
-        "to the end; a game with no estimate always plays to the end)",
+        "horizon": "playout steps before the game's evaluation judges the position (none: "
+        "play to the end; a game with no evaluation always plays to the end)",
     }
 
     def __post_init__(self) -> None:
@@ -222,6 +223,8 @@ class Ismcts(Bot):
         """Per seat, the heuristic whose choice at a node gets the progressive bias."""
         self._bias = 0.0
         self._horizon: int | None = None
+        self._evaluate: Evaluation | None = None
+        """The game's judge of a playout cut at the horizon (``bots.evaluation``)."""
 
     def bind_game(self, game: AnyGame) -> None:
         """Keep the rules to simulate with, and find how to sample the game's hidden parts."""
@@ -238,9 +241,9 @@ class Ismcts(Bot):
         if bias is None:
             bias = game_bias(game, players) * self.budget.bias_scale
         self._bias = bias
-        # A game that gives no estimate is played to the end whatever the horizon.
-        estimates = type(self._game).estimate is not Game.estimate
-        self._horizon = self.budget.horizon if estimates else None
+        # A game that gives no evaluation is played to the end whatever the horizon.
+        self._evaluate = evaluation_of(self._game)
+        self._horizon = self.budget.horizon if self._evaluate is not None else None
         rollout = self.budget.rollout
         if rollout != "random":
             self._advisers = _started(self._game, "heuristic", players, options)
@@ -350,7 +353,7 @@ class Ismcts(Bot):
         else:
             state, played, verdict = self._playout(game, state, rng, self._horizon)
             steps += played
-        # A playout cut at the horizon is judged by the game's estimate; else the result.
+        # A playout cut at the horizon is judged by the game's evaluation; else the result.
         final = game.result(state) if verdict is None else verdict
         reward = rewards(final, self.budget.rank_weight)
         for seat, stats, update in path:
@@ -366,9 +369,9 @@ class Ismcts(Bot):
         """Play from ``state`` to the end of the match; return the state, steps and a verdict.
 
         With a ``horizon`` the playout stops at the first seat decision after that many
-        steps and returns the game's ``estimate`` of the position as the verdict (``None``:
-        the match ended, and its result is the verdict; or the game gave no estimate there,
-        and the playout went on).
+        steps and returns the game's evaluation of the position as the verdict (``None``:
+        the match ended, and its result is the verdict; or the evaluation could not judge
+        there, and the playout went on).
 
         Uniformly, or as the seats' heuristic bots would with chance ``epsilon`` of a
         uniform choice instead (and a uniform one where a heuristic fails or answers
@@ -393,7 +396,8 @@ class Ismcts(Bot):
             if not seats:
                 return state, steps, None
             if steps >= limit >= 0:
-                verdict = game.estimate(state)
+                assert self._evaluate is not None
+                verdict = self._evaluate(state)
                 if verdict is not None:
                     return state, steps, verdict
                 limit = -1  # no estimate here: play on to the end
