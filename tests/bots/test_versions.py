@@ -24,8 +24,10 @@ from racedeck.bots.plugin import (
     SEARCH_VERSION,
     STRONG_BIAS_SCALE,
     VARIANT_VERSIONS,
+    VERSION_3_PARAMETERS,
 )
 from racedeck.cli.app import main
+from racedeck.core.bot import BotSpec
 from racedeck.core.errors import EXIT_VERIFY_FAILED
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
@@ -59,15 +61,20 @@ _OPTIONS = {"detroit-cleveland": {"races": 1}, "lacorsa": {"races": 1}}
 
 
 def _fingerprinted(
-    game_name: str, players: int, bot: str = "ismcts", **parameters: float
+    game_name: str, players: int, bot: str = "ismcts", **parameters: float | None
 ) -> str:
-    """Play ``bot`` (``ismcts``, small budget) in seat 0, the heuristic in the others, seed
-    3; hash the event lines."""
+    """Play ``bot`` (``ismcts``, a small budget of simulations and full playouts, as its
+    version 3) in seat 0, the heuristic in the others, seed 3; hash the event lines."""
+    search = REGISTRY.bot(bot, game_name).with_parameters(
+        simulations=_BUDGETS[game_name, players], effort=None, horizon=None, **parameters
+    )
+    return _events_hash(game_name, players, search)
+
+
+def _events_hash(game_name: str, players: int, search: BotSpec) -> str:
+    """Play ``search`` in seat 0, the heuristic in the others, seed 3; hash the events."""
     game = REGISTRY.game(game_name)
     options = game.parse_options(_OPTIONS.get(game_name, {}))
-    search = REGISTRY.bot(bot, game_name).with_parameters(
-        simulations=_BUDGETS[game_name, players], **parameters
-    )
     seats = [search] + [REGISTRY.bot("heuristic", game_name)] * (players - 1)
     buffer = io.BytesIO()
     run_match(game, options, seats, 3, writer=LogWriter(buffer))
@@ -83,7 +90,7 @@ def _fingerprinted(
 
 def test_every_ismcts_variant_carries_the_searchs_version_or_its_own() -> None:
     assert SEARCH_VERSION == PINNED_VERSION, "record the fingerprints of the new version"
-    assert dict(VARIANT_VERSIONS) == {"ismcts-strong": "4"}
+    assert dict(VARIANT_VERSIONS) == {"ismcts": "5", "ismcts-fast": "5", "ismcts-strong": "5"}
     for name in ISMCTS_BUDGETS:
         for game_name, _ in FINGERPRINTS:
             wanted = VARIANT_VERSIONS.get(name, SEARCH_VERSION)
@@ -91,11 +98,12 @@ def test_every_ismcts_variant_carries_the_searchs_version_or_its_own() -> None:
 
 
 @pytest.mark.parametrize(("game_name", "players"), sorted(FINGERPRINTS))
-def test_ismcts_strong_4_is_the_search_with_its_bias_scaled(game_name: str, players: int) -> None:
-    """``ismcts-strong`` version 4 plays as ``ismcts`` with the game's bias times 2.5.
+def test_ismcts_strong_is_the_search_with_its_bias_scaled(game_name: str, players: int) -> None:
+    """``ismcts-strong`` plays as ``ismcts`` with the game's bias times 2.5.
 
     So its play is pinned by the search's fingerprints, and a gate of
-    ``ismcts:simulations=1000,bias=10`` in Famous 500 is a gate of ``ismcts-strong``.
+    ``ismcts:simulations=1000,bias=10,effort=none,horizon=none`` in Famous 500 is a gate
+    of ``ismcts-strong`` version 4.
     """
     parameters = REGISTRY.bot("ismcts-strong", game_name).parameters
     assert getattr(parameters, "bias_scale", None) == STRONG_BIAS_SCALE == 2.5
@@ -120,6 +128,43 @@ def test_the_searchs_play_is_what_its_version_names(game_name: str, players: int
     )
 
 
+DEFAULTS_PINNED = "5"
+"""The version of ``ismcts``, ``ismcts-fast`` and ``ismcts-strong`` whose registered
+defaults (a budget of effort, playouts cut at a horizon) ``DEFAULT_FINGERPRINTS`` pin."""
+
+DEFAULT_FINGERPRINTS = {
+    ("detroit-cleveland", 2): "1878b010aaa50bf326fa542603f799c206c0a70b16ef2df3f8185d91591df1d5",
+    ("detroit-cleveland", 4): "c1e0e86ae0017f66d774c89ade03ee833e44579d86ebc627f50bd3d08925ca30",
+    ("famous-500", 2): "ca54b012a8c307aa054ce6fef64d0d127db1ec84bbc44343a0a2d33583d96bac",
+    ("lacorsa", 2): "b5a7f353796171e62643d193ea46ed750be8db9bcd96be3444ab0579359f2597",
+    ("wacky-races", 2): "f0dc106986acf98550ace3d5397d7d332cc8a2d517e0d0c88ff24b847fd8889e",
+}
+"""Per game and table, sha256 of the events of ``ismcts-fast`` as registered (effort
+0.25, horizon 20) in seat 0 against the heuristic, seed 3."""
+
+
+@pytest.mark.parametrize(("game_name", "players"), sorted(DEFAULT_FINGERPRINTS))
+def test_the_registered_defaults_play_what_their_version_names(
+    game_name: str, players: int
+) -> None:
+    assert REGISTRY.bot("ismcts-fast", game_name).version == DEFAULTS_PINNED
+    played = _events_hash(game_name, players, REGISTRY.bot("ismcts-fast", game_name))
+    assert played == DEFAULT_FINGERPRINTS[game_name, players], (
+        f"ismcts-fast plays {game_name} at {players} players differently from version "
+        f"{DEFAULTS_PINNED}: bump VARIANT_VERSIONS and record {played}"
+    )
+
+
+@pytest.mark.parametrize("name", sorted(VERSION_3_PARAMETERS))
+def test_version_3s_budgets_are_reachable_as_parameters(name: str) -> None:
+    """Today's variants keep their earlier budgets one parameter string away."""
+    raw = dict(item.split("=") for item in VERSION_3_PARAMETERS[name].split(","))
+    budget = REGISTRY.bot(name, "lacorsa").with_parameters(**raw).parameters
+    wanted = {"ismcts": 200, "ismcts-fast": 50, "ismcts-strong": 1000}[name]
+    assert (budget.simulations, budget.effort, budget.horizon) == (wanted, None, None)
+    assert budget.bias_scale == (STRONG_BIAS_SCALE if name == "ismcts-strong" else 1.0)
+
+
 def test_a_log_of_the_searchs_version_1_is_refused_by_name_not_by_a_divergence(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -134,10 +179,9 @@ def test_a_log_of_the_searchs_version_1_is_refused_by_name_not_by_a_divergence(
     capsys.readouterr()
     assert main(["replay", str(log), "--verify"]) == EXIT_VERIFY_FAILED
     note, error = capsys.readouterr().err.strip().splitlines()
-    assert note.startswith(
-        f"racedeck: note: seat 0 (ismcts-fast) is at version {SEARCH_VERSION} here"
-    )
+    now = REGISTRY.bot("ismcts-fast", "lacorsa").version
+    assert note.startswith(f"racedeck: note: seat 0 (ismcts-fast) is at version {now} here")
     assert error.startswith("racedeck: error: ")
     assert error.endswith(
-        f"seat 0 was played by ismcts-fast version 1, this installation has version {SEARCH_VERSION}"
+        f"seat 0 was played by ismcts-fast version 1, this installation has version {now}"
     )

@@ -82,6 +82,26 @@ def game_bias(game: str, players: int) -> float:
     return GAME_BIAS.get(game, {}).get(players, 0.0)
 
 
+GAME_STEPS: Mapping[str, int] = MappingProxyType(
+    {"lacorsa": 400, "wacky-races": 500, "famous-500": 700, "detroit-cleveland": 1_400}
+)
+"""Per game, the forward-model steps of one unit of ``Budget.effort`` a decision.
+
+Set so that ``ismcts`` (effort 1, playouts cut at a horizon of 20 steps) plays a one-race
+match against the heuristic, two players, for at most a tenth of the processor time of
+its version 3 (200 full playouts a decision): steps cost more in some games than in
+others (Famous 500's and Detroit-Cleveland's heuristics do more a step than LACORSA's),
+so the same effort is the same time (``docs/bots.md``, "A tenth of the time").
+"""
+DEFAULT_GAME_STEPS = 500
+"""The steps of one unit of effort in a game ``GAME_STEPS`` does not list."""
+
+
+def effort_steps(game: str, effort: float) -> int:
+    """Return the forward-model steps a decision that ``effort`` buys in ``game``."""
+    return max(1, round(GAME_STEPS.get(game, DEFAULT_GAME_STEPS) * effort))
+
+
 RANK_WEIGHT = 0.75
 """By default, how much of a simulation's reward is the finishing place; the rest is the score."""
 
@@ -90,8 +110,9 @@ RANK_WEIGHT = 0.75
 class Budget:
     """How much searching one decision may do, and how: ISMCTS's declared parameters.
 
-    The first limit reached stops the search. ``simulations`` and ``steps``
-    (forward-model calls of ``decide``) are reproducible; ``seconds`` reads the clock, so
+    The first limit reached stops the search. ``simulations``, ``steps``
+    (forward-model calls of ``decide``) and ``effort`` (steps in the game's own unit,
+    ``GAME_STEPS``) are reproducible; ``seconds`` reads the clock, so
     play under it differs from run to run. Every field is a parameter a strategy author
     may set (``BotSpec.with_parameters``); ``__parameter_docs__`` says what each does.
     """
@@ -99,6 +120,7 @@ class Budget:
     simulations: int | None = 200
     steps: int | None = None
     seconds: float | None = None
+    effort: float | None = None
     exploration: float = 0.7
     rollout: Rollout = "random"
     epsilon: float = 0.1
@@ -113,6 +135,9 @@ class Budget:
         "simulations": "playouts a decision (none: no limit)",
         "steps": "forward-model steps a decision (none: no limit)",
         "seconds": "wall-clock seconds a decision (none: no limit; not reproducible)",
+        "effort": "forward-model steps a decision in the game's own unit, about the same "
+        "processor time in every game (GAME_STEPS: LACORSA 400, Wacky Races 500, Famous 500 "
+        "700, Detroit-Cleveland 1400; none: no limit)",
         "exploration": "UCB1's exploration constant c",
         "rollout": "playout policy: random, the game's heuristic, or its light bot (the "
         "heuristic where the game has none)",
@@ -129,9 +154,10 @@ class Budget:
     }
 
     def __post_init__(self) -> None:
-        if self.simulations is None and self.steps is None and self.seconds is None:
-            raise ValueError("an ISMCTS budget needs simulations, steps or seconds")
-        for name in ("simulations", "steps", "seconds"):
+        limits = (self.simulations, self.steps, self.seconds, self.effort)
+        if all(limit is None for limit in limits):
+            raise ValueError("an ISMCTS budget needs simulations, steps, effort or seconds")
+        for name in ("simulations", "steps", "seconds", "effort"):
             limit = getattr(self, name)
             if limit is not None and limit <= 0:
                 raise ValueError(f"{name} must be positive, got {limit}")
@@ -225,6 +251,8 @@ class Ismcts(Bot):
         self._horizon: int | None = None
         self._evaluate: Evaluation | None = None
         """The game's judge of a playout cut at the horizon (``bots.evaluation``)."""
+        self._steps: int | None = None
+        """The steps a decision: ``Budget.steps`` or what ``Budget.effort`` buys, the fewer."""
 
     def bind_game(self, game: AnyGame) -> None:
         """Keep the rules to simulate with, and find how to sample the game's hidden parts."""
@@ -241,6 +269,7 @@ class Ismcts(Bot):
         if bias is None:
             bias = game_bias(game, players) * self.budget.bias_scale
         self._bias = bias
+        self._steps = step_limit(self.budget, game)
         # A game that gives no evaluation is played to the end whatever the horizon.
         self._evaluate = evaluation_of(self._game)
         self._horizon = self.budget.horizon if self._evaluate is not None else None
@@ -266,7 +295,7 @@ class Ismcts(Bot):
         while True:
             if budget.simulations is not None and simulations >= budget.simulations:
                 break
-            if budget.steps is not None and steps >= budget.steps:
+            if self._steps is not None and steps >= self._steps:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -429,6 +458,18 @@ class Ismcts(Bot):
                     resolve(turn, seat, action)
             steps += len(seats)
             state = turn.state
+
+
+def step_limit(budget: Budget, game: str) -> int | None:
+    """Return the forward-model steps a decision of ``game`` may take under ``budget``.
+
+    The fewer of ``budget.steps`` and the steps its ``effort`` buys in the game; None when
+    neither limits the search.
+    """
+    limits = [budget.steps] if budget.steps is not None else []
+    if budget.effort is not None:
+        limits.append(effort_steps(game, budget.effort))
+    return min(limits) if limits else None
 
 
 def _most_tried(table: Mapping[Action, Row], legal: Sequence[Action]) -> tuple[Action, float]:
