@@ -136,7 +136,7 @@ DEFAULT_FINGERPRINTS = {
     ("detroit-cleveland", 2): "1878b010aaa50bf326fa542603f799c206c0a70b16ef2df3f8185d91591df1d5",
     ("detroit-cleveland", 4): "c1e0e86ae0017f66d774c89ade03ee833e44579d86ebc627f50bd3d08925ca30",
     ("famous-500", 2): "ca54b012a8c307aa054ce6fef64d0d127db1ec84bbc44343a0a2d33583d96bac",
-    ("lacorsa", 2): "b5a7f353796171e62643d193ea46ed750be8db9bcd96be3444ab0579359f2597",
+    ("lacorsa", 2): "4ffdc192ddfeb6d6bc79874456de0abdbdfc1e892822f8d3ca74732443c9b056",
     ("wacky-races", 2): "f0dc106986acf98550ace3d5397d7d332cc8a2d517e0d0c88ff24b847fd8889e",
 }
 """Per game and table, sha256 of the events of ``ismcts-fast`` as registered (effort

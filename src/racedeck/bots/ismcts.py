@@ -83,7 +83,7 @@ def game_bias(game: str, players: int) -> float:
 
 
 GAME_STEPS: Mapping[str, int] = MappingProxyType(
-    {"lacorsa": 400, "wacky-races": 500, "famous-500": 700, "detroit-cleveland": 1_400}
+    {"lacorsa": 1_000, "wacky-races": 500, "famous-500": 700, "detroit-cleveland": 1_400}
 )
 """Per game, the forward-model steps of one unit of ``Budget.effort`` a decision.
 
@@ -136,7 +136,7 @@ class Budget:
         "steps": "forward-model steps a decision (none: no limit)",
         "seconds": "wall-clock seconds a decision (none: no limit; not reproducible)",
         "effort": "forward-model steps a decision in the game's own unit, about the same "
-        "processor time in every game (GAME_STEPS: LACORSA 400, Wacky Races 500, Famous 500 "
+        "processor time in every game (GAME_STEPS: LACORSA 1000, Wacky Races 500, Famous 500 "
         "700, Detroit-Cleveland 1400; none: no limit)",
         "exploration": "UCB1's exploration constant c",
         "rollout": "playout policy: random, the game's heuristic, or its light bot (the "
