@@ -137,7 +137,7 @@ DEFAULT_FINGERPRINTS = {
     ("detroit-cleveland", 4): "c1e0e86ae0017f66d774c89ade03ee833e44579d86ebc627f50bd3d08925ca30",
     ("famous-500", 2): "ca54b012a8c307aa054ce6fef64d0d127db1ec84bbc44343a0a2d33583d96bac",
     ("lacorsa", 2): "4ffdc192ddfeb6d6bc79874456de0abdbdfc1e892822f8d3ca74732443c9b056",
-    ("wacky-races", 2): "f0dc106986acf98550ace3d5397d7d332cc8a2d517e0d0c88ff24b847fd8889e",
+    ("wacky-races", 2): "a7117801afc41a45efe03dfb94b19abebce23baf4f684bf05547af37a9ff89e5",
 }
 """Per game and table, sha256 of the events of ``ismcts-fast`` as registered (effort
 0.25, horizon 20) in seat 0 against the heuristic, seed 3."""

@@ -83,15 +83,17 @@ def game_bias(game: str, players: int) -> float:
 
 
 GAME_STEPS: Mapping[str, int] = MappingProxyType(
-    {"lacorsa": 1_000, "wacky-races": 500, "famous-500": 700, "detroit-cleveland": 1_400}
+    {"lacorsa": 1_000, "wacky-races": 1_250, "famous-500": 700, "detroit-cleveland": 1_400}
 )
 """Per game, the forward-model steps of one unit of ``Budget.effort`` a decision.
 
-Set so that ``ismcts`` (effort 1, playouts cut at a horizon of 20 steps) plays a one-race
-match against the heuristic, two players, for at most a tenth of the processor time of
-its version 3 (200 full playouts a decision): steps cost more in some games than in
-others (Famous 500's and Detroit-Cleveland's heuristics do more a step than LACORSA's),
-so the same effort is the same time (``docs/bots.md``, "A tenth of the time").
+Set per game for ``ismcts`` (effort 1, playouts cut at a horizon of 20 steps) against its
+version 3 (200 full playouts a decision), two players, one race (``docs/bots.md``, "A
+tenth of the time"): Famous 500's 700 steps play level with it (0.50 over 12 duplicate
+deals) for about a twelfth of its processor time; LACORSA's 400 steps took a tenth and
+scored 0.23, so it takes 1,000 (0.45, about a quarter of the time); Wacky Races' 500 took
+a tenth and scored 0.30, so it takes 1,250 (0.38); Detroit-Cleveland's 1,400 steps take
+about a tenth, its strength against version 3 unmeasured.
 """
 DEFAULT_GAME_STEPS = 500
 """The steps of one unit of effort in a game ``GAME_STEPS`` does not list."""
@@ -136,7 +138,7 @@ class Budget:
         "steps": "forward-model steps a decision (none: no limit)",
         "seconds": "wall-clock seconds a decision (none: no limit; not reproducible)",
         "effort": "forward-model steps a decision in the game's own unit, about the same "
-        "processor time in every game (GAME_STEPS: LACORSA 1000, Wacky Races 500, Famous 500 "
+        "processor time in every game (GAME_STEPS: LACORSA 1000, Wacky Races 1250, Famous 500 "
         "700, Detroit-Cleveland 1400; none: no limit)",
         "exploration": "UCB1's exploration constant c",
         "rollout": "playout policy: random, the game's heuristic, or its light bot (the "
