@@ -133,8 +133,8 @@ DEFAULTS_PINNED = "5"
 defaults (a budget of effort, playouts cut at a horizon) ``DEFAULT_FINGERPRINTS`` pin."""
 
 DEFAULT_FINGERPRINTS = {
-    ("detroit-cleveland", 2): "1878b010aaa50bf326fa542603f799c206c0a70b16ef2df3f8185d91591df1d5",
-    ("detroit-cleveland", 4): "c1e0e86ae0017f66d774c89ade03ee833e44579d86ebc627f50bd3d08925ca30",
+    ("detroit-cleveland", 2): "7a40ff532a61a3765ffb67bea1e7e3d8cf32f5e7da6568c3d7d99daf77a830c1",
+    ("detroit-cleveland", 4): "15f589a3e5ef1c68b730c13b46d8165f9dc3ca45ec4612d1876195b78391652b",
     ("famous-500", 2): "ca54b012a8c307aa054ce6fef64d0d127db1ec84bbc44343a0a2d33583d96bac",
     ("lacorsa", 2): "4ffdc192ddfeb6d6bc79874456de0abdbdfc1e892822f8d3ca74732443c9b056",
     ("wacky-races", 2): "a7117801afc41a45efe03dfb94b19abebce23baf4f684bf05547af37a9ff89e5",

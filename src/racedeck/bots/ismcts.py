@@ -83,7 +83,7 @@ def game_bias(game: str, players: int) -> float:
 
 
 GAME_STEPS: Mapping[str, int] = MappingProxyType(
-    {"lacorsa": 1_000, "wacky-races": 1_250, "famous-500": 700, "detroit-cleveland": 1_400}
+    {"lacorsa": 1_000, "wacky-races": 1_250, "famous-500": 700, "detroit-cleveland": 550}
 )
 """Per game, the forward-model steps of one unit of ``Budget.effort`` a decision.
 
@@ -92,8 +92,8 @@ version 3 (200 full playouts a decision), two players, one race (``docs/bots.md`
 tenth of the time"): Famous 500's 700 steps play level with it (0.50 over 12 duplicate
 deals) for about a twelfth of its processor time; LACORSA's 400 steps took a tenth and
 scored 0.23, so it takes 1,000 (0.45, about a quarter of the time); Wacky Races' 500 took
-a tenth and scored 0.30, so it takes 1,250 (0.38); Detroit-Cleveland's 1,400 steps take
-about a tenth, its strength against version 3 unmeasured.
+a tenth and scored 0.30, so it takes 1,250 (0.38); Detroit-Cleveland's 1,400 steps took
+a fifth, so it takes 550, about a tenth (its strength against version 3 unmeasured).
 """
 DEFAULT_GAME_STEPS = 500
 """The steps of one unit of effort in a game ``GAME_STEPS`` does not list."""
@@ -139,7 +139,7 @@ class Budget:
         "seconds": "wall-clock seconds a decision (none: no limit; not reproducible)",
         "effort": "forward-model steps a decision in the game's own unit, about the same "
         "processor time in every game (GAME_STEPS: LACORSA 1000, Wacky Races 1250, Famous 500 "
-        "700, Detroit-Cleveland 1400; none: no limit)",
+        "700, Detroit-Cleveland 550; none: no limit)",
         "exploration": "UCB1's exploration constant c",
         "rollout": "playout policy: random, the game's heuristic, or its light bot (the "
         "heuristic where the game has none)",
