@@ -28,6 +28,7 @@ from functools import partial
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
+from racedeck.bots.effort import step_limit
 from racedeck.bots.evaluation import Evaluation, evaluation_of
 from racedeck.bots.sampling import Sampler, sampler_for
 from racedeck.bots.selection import (
@@ -80,28 +81,6 @@ keep none.
 def game_bias(game: str, players: int) -> float:
     """Return the progressive bias ``game``'s search takes at a table of ``players``."""
     return GAME_BIAS.get(game, {}).get(players, 0.0)
-
-
-GAME_STEPS: Mapping[str, int] = MappingProxyType(
-    {"lacorsa": 1_000, "wacky-races": 1_250, "famous-500": 700, "detroit-cleveland": 550}
-)
-"""Per game, the forward-model steps of one unit of ``Budget.effort`` a decision.
-
-Set per game for ``ismcts`` (effort 1, playouts cut at a horizon of 20 steps) against its
-version 3 (200 full playouts a decision), two players, one race (``docs/bots.md``, "A
-tenth of the time"): Famous 500's 700 steps play level with it (0.50 over 12 duplicate
-deals) for about a twelfth of its processor time; LACORSA's 400 steps took a tenth and
-scored 0.23, so it takes 1,000 (0.45, about a quarter of the time); Wacky Races' 500 took
-a tenth and scored 0.30, so it takes 1,250 (0.38); Detroit-Cleveland's 1,400 steps took
-a fifth, so it takes 550, about a tenth (its strength against version 3 unmeasured).
-"""
-DEFAULT_GAME_STEPS = 500
-"""The steps of one unit of effort in a game ``GAME_STEPS`` does not list."""
-
-
-def effort_steps(game: str, effort: float) -> int:
-    """Return the forward-model steps a decision that ``effort`` buys in ``game``."""
-    return max(1, round(GAME_STEPS.get(game, DEFAULT_GAME_STEPS) * effort))
 
 
 RANK_WEIGHT = 0.75
@@ -271,7 +250,7 @@ class Ismcts(Bot):
         if bias is None:
             bias = game_bias(game, players) * self.budget.bias_scale
         self._bias = bias
-        self._steps = step_limit(self.budget, game)
+        self._steps = step_limit(self.budget.steps, self.budget.effort, game)
         # A game that gives no evaluation is played to the end whatever the horizon.
         self._evaluate = evaluation_of(self._game)
         self._horizon = self.budget.horizon if self._evaluate is not None else None
@@ -460,18 +439,6 @@ class Ismcts(Bot):
                     resolve(turn, seat, action)
             steps += len(seats)
             state = turn.state
-
-
-def step_limit(budget: Budget, game: str) -> int | None:
-    """Return the forward-model steps a decision of ``game`` may take under ``budget``.
-
-    The fewer of ``budget.steps`` and the steps its ``effort`` buys in the game; None when
-    neither limits the search.
-    """
-    limits = [budget.steps] if budget.steps is not None else []
-    if budget.effort is not None:
-        limits.append(effort_steps(game, budget.effort))
-    return min(limits) if limits else None
 
 
 def _most_tried(table: Mapping[Action, Row], legal: Sequence[Action]) -> tuple[Action, float]:
