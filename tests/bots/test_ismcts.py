@@ -263,10 +263,7 @@ def test_detroit_cleveland_search_leaves_the_heuristics_choice_only_on_evidence(
     """
     game = REGISTRY.game("detroit-cleveland")
     options = game.parse_options({"races": 1})
-    # Full playouts, as the search was measured (version 3's budgets).
-    search = REGISTRY.bot("ismcts-fast", "detroit-cleveland").with_parameters(
-        simulations=20, effort=None, horizon=None
-    )
+    search = REGISTRY.bot("ismcts-fast", "detroit-cleveland").with_parameters(simulations=20)
     decisions = list(islice(_heuristic_decisions("detroit-cleveland", options, 1, 10), 10))
     assert len(decisions) == 10
 

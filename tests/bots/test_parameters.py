@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from racedeck.bots.ismcts import Budget, Ismcts
+from racedeck.bots.named import resolve
 from racedeck.core.bot import NO_PARAMETERS, BotParameterError
 from tests.bots.helpers import REGISTRY, play
 
@@ -24,28 +25,37 @@ def test_every_built_in_bot_declares_its_parameters(game: str) -> None:
 
 def test_ismcts_parameters_carry_each_variants_defaults_types_and_choices() -> None:
     fast = {p.name: p for p in REGISTRY.bot("ismcts-fast", "lacorsa").declared()}
-    assert fast["simulations"].default is None and fast["simulations"].type is int
+    assert fast["simulations"].default == 50 and fast["simulations"].type is int
     assert fast["simulations"].optional
-    assert fast["effort"].default == 0.25 and fast["effort"].type is float
-    assert fast["horizon"].default == 20
+    assert fast["effort"].default is None and fast["effort"].type is float
+    assert fast["horizon"].default is None and fast["horizon"].type is int
     assert fast["rollout"].choices == ("random", "heuristic", "light")
     assert fast["sealed"].choices == ("regret", "exp3", "ucb1")
     assert fast["exploration"].type is float and fast["exploration"].doc.startswith("UCB1")
     strong = {p.name: p.default for p in REGISTRY.bot("ismcts-strong", "lacorsa").declared()}
-    assert strong["effort"] == 5.0 and strong["simulations"] is None
+    assert strong["simulations"] == 1000
 
 
 def test_parameters_given_as_strings_make_the_bot_that_plays() -> None:
     spec = REGISTRY.bot("ismcts", "lacorsa").with_parameters(
-        simulations="7", rollout="random", exploration="1.5", sealed="exp3", effort="none"
+        simulations="7", rollout="random", exploration="1.5", sealed="exp3"
     )
     bot = spec.factory()
     assert isinstance(bot, Ismcts)
-    assert bot.budget == Budget(
-        simulations=7, rollout="random", exploration=1.5, sealed="exp3", horizon=20
-    )
+    assert bot.budget == Budget(simulations=7, rollout="random", exploration=1.5, sealed="exp3")
     outcome, _ = play([spec, REGISTRY.bot("random", "lacorsa")], seed=4)
     assert not outcome.faults and bot.budget.simulations == 7
+
+
+def test_a_budget_of_effort_with_a_horizon_is_one_bot_name_away() -> None:
+    """``ismcts:simulations=none,effort=1,horizon=20``: the opt-in budget of docs/bots.md."""
+    spec = resolve(
+        lambda name: REGISTRY.bot(name, "lacorsa"), "ismcts:simulations=none,effort=1,horizon=20"
+    )
+    assert spec.name == "ismcts:simulations=none,effort=1.0,horizon=20"  # as logs name it
+    assert spec.parameters == Budget(
+        simulations=None, effort=1.0, horizon=20, rollout="heuristic"
+    )
 
 
 def test_typed_values_and_none_are_taken_too() -> None:
@@ -68,7 +78,7 @@ def test_typed_values_and_none_are_taken_too() -> None:
         ("ismcts", {"rollout": "greedy"}, "parameter rollout takes one of random, heuristic"),
         ("ismcts", {"epsilon": "2"}, "epsilon must be between 0 and 1"),
         ("ismcts", {"simulations": "0"}, "simulations must be positive"),
-        ("ismcts", {"effort": "none"}, "needs simulations, steps, effort or seconds"),
+        ("ismcts", {"simulations": "none"}, "needs simulations, steps, effort or seconds"),
         ("ismcts", {"effort": "0"}, "effort must be positive"),
         ("ismcts", {"exploration": True}, "parameter exploration takes a number"),
     ],
@@ -94,4 +104,4 @@ def test_the_bots_guide_lists_every_ismcts_parameter_with_its_default() -> None:
     row = next(line for line in guide.splitlines() if line.startswith("| `ismcts-fast`, `ismcts`"))
     for parameter in REGISTRY.bot("ismcts", "lacorsa").declared():
         assert f"`{parameter.name}`" in row, parameter.name
-    assert "`effort` (0.25, 1, 5:" in row
+    assert "(50, 200, 1000)" in row

@@ -24,7 +24,6 @@ from racedeck.bots.plugin import (
     SEARCH_VERSION,
     STRONG_BIAS_SCALE,
     VARIANT_VERSIONS,
-    VERSION_3_PARAMETERS,
 )
 from racedeck.cli.app import main
 from racedeck.core.bot import BotSpec
@@ -61,12 +60,12 @@ _OPTIONS = {"detroit-cleveland": {"races": 1}, "lacorsa": {"races": 1}}
 
 
 def _fingerprinted(
-    game_name: str, players: int, bot: str = "ismcts", **parameters: float | None
+    game_name: str, players: int, bot: str = "ismcts", **parameters: float
 ) -> str:
-    """Play ``bot`` (``ismcts``, a small budget of simulations and full playouts, as its
-    version 3) in seat 0, the heuristic in the others, seed 3; hash the event lines."""
+    """Play ``bot`` (``ismcts``, small budget) in seat 0, the heuristic in the others, seed
+    3; hash the event lines."""
     search = REGISTRY.bot(bot, game_name).with_parameters(
-        simulations=_BUDGETS[game_name, players], effort=None, horizon=None, **parameters
+        simulations=_BUDGETS[game_name, players], **parameters
     )
     return _events_hash(game_name, players, search)
 
@@ -90,7 +89,7 @@ def _events_hash(game_name: str, players: int, search: BotSpec) -> str:
 
 def test_every_ismcts_variant_carries_the_searchs_version_or_its_own() -> None:
     assert SEARCH_VERSION == PINNED_VERSION, "record the fingerprints of the new version"
-    assert dict(VARIANT_VERSIONS) == {"ismcts": "5", "ismcts-fast": "5", "ismcts-strong": "5"}
+    assert dict(VARIANT_VERSIONS) == {"ismcts-strong": "4"}
     for name in ISMCTS_BUDGETS:
         for game_name, _ in FINGERPRINTS:
             wanted = VARIANT_VERSIONS.get(name, SEARCH_VERSION)
@@ -98,12 +97,11 @@ def test_every_ismcts_variant_carries_the_searchs_version_or_its_own() -> None:
 
 
 @pytest.mark.parametrize(("game_name", "players"), sorted(FINGERPRINTS))
-def test_ismcts_strong_is_the_search_with_its_bias_scaled(game_name: str, players: int) -> None:
-    """``ismcts-strong`` plays as ``ismcts`` with the game's bias times 2.5.
+def test_ismcts_strong_4_is_the_search_with_its_bias_scaled(game_name: str, players: int) -> None:
+    """``ismcts-strong`` version 4 plays as ``ismcts`` with the game's bias times 2.5.
 
     So its play is pinned by the search's fingerprints, and a gate of
-    ``ismcts:simulations=1000,bias=10,effort=none,horizon=none`` in Famous 500 is a gate
-    of ``ismcts-strong`` version 4.
+    ``ismcts:simulations=1000,bias=10`` in Famous 500 is a gate of ``ismcts-strong``.
     """
     parameters = REGISTRY.bot("ismcts-strong", game_name).parameters
     assert getattr(parameters, "bias_scale", None) == STRONG_BIAS_SCALE == 2.5
@@ -128,41 +126,43 @@ def test_the_searchs_play_is_what_its_version_names(game_name: str, players: int
     )
 
 
-DEFAULTS_PINNED = "5"
-"""The version of ``ismcts``, ``ismcts-fast`` and ``ismcts-strong`` whose registered
-defaults (a budget of effort, playouts cut at a horizon) ``DEFAULT_FINGERPRINTS`` pin."""
-
-DEFAULT_FINGERPRINTS = {
+EFFORT_FINGERPRINTS = {
     ("detroit-cleveland", 2): "7a40ff532a61a3765ffb67bea1e7e3d8cf32f5e7da6568c3d7d99daf77a830c1",
     ("detroit-cleveland", 4): "15f589a3e5ef1c68b730c13b46d8165f9dc3ca45ec4612d1876195b78391652b",
     ("famous-500", 2): "ca54b012a8c307aa054ce6fef64d0d127db1ec84bbc44343a0a2d33583d96bac",
     ("lacorsa", 2): "4ffdc192ddfeb6d6bc79874456de0abdbdfc1e892822f8d3ca74732443c9b056",
     ("wacky-races", 2): "a7117801afc41a45efe03dfb94b19abebce23baf4f684bf05547af37a9ff89e5",
 }
-"""Per game and table, sha256 of the events of ``ismcts-fast`` as registered (effort
-0.25, horizon 20) in seat 0 against the heuristic, seed 3."""
+"""Per game and table, sha256 of the events of ``EFFORT_BUDGET`` in seat 0 against the
+heuristic, seed 3, under ``PINNED_VERSION``."""
+
+EFFORT_BUDGET = {"simulations": "none", "effort": "0.25", "horizon": "20"}
+"""A budget of effort with playouts cut at a horizon, as a user sets it:
+``ismcts-fast:simulations=none,effort=0.25,horizon=20`` (the trials' ``ismcts-fast``)."""
 
 
-@pytest.mark.parametrize(("game_name", "players"), sorted(DEFAULT_FINGERPRINTS))
-def test_the_registered_defaults_play_what_their_version_names(
+@pytest.mark.parametrize(("game_name", "players"), sorted(EFFORT_FINGERPRINTS))
+def test_a_budget_of_effort_plays_what_the_searchs_version_names(
     game_name: str, players: int
 ) -> None:
-    assert REGISTRY.bot("ismcts-fast", game_name).version == DEFAULTS_PINNED
-    played = _events_hash(game_name, players, REGISTRY.bot("ismcts-fast", game_name))
-    assert played == DEFAULT_FINGERPRINTS[game_name, players], (
-        f"ismcts-fast plays {game_name} at {players} players differently from version "
-        f"{DEFAULTS_PINNED}: bump VARIANT_VERSIONS and record {played}"
+    """The opt-in budget of effort and its horizon are part of the search's pinned play."""
+    search = REGISTRY.bot("ismcts-fast", game_name).with_parameters(**EFFORT_BUDGET)
+    played = _events_hash(game_name, players, search)
+    assert played == EFFORT_FINGERPRINTS[game_name, players], (
+        f"ismcts-fast:simulations=none,effort=0.25,horizon=20 plays {game_name} at {players} "
+        f"players differently from version {PINNED_VERSION}: bump SEARCH_VERSION and record "
+        f"{played}"
     )
 
 
-@pytest.mark.parametrize("name", sorted(VERSION_3_PARAMETERS))
-def test_version_3s_budgets_are_reachable_as_parameters(name: str) -> None:
-    """Today's variants keep their earlier budgets one parameter string away."""
-    raw = dict(item.split("=") for item in VERSION_3_PARAMETERS[name].split(","))
-    budget = REGISTRY.bot(name, "lacorsa").with_parameters(**raw).parameters
-    wanted = {"ismcts": 200, "ismcts-fast": 50, "ismcts-strong": 1000}[name]
-    assert (budget.simulations, budget.effort, budget.horizon) == (wanted, None, None)
-    assert budget.bias_scale == (STRONG_BIAS_SCALE if name == "ismcts-strong" else 1.0)
+def test_the_registered_searches_neither_count_effort_nor_cut_playouts() -> None:
+    """Their budgets are simulations and full playouts; effort and horizon are opt-in."""
+    for name in ("ismcts-fast", "ismcts", "ismcts-strong"):
+        budget, _ = ISMCTS_BUDGETS[name]
+        assert (budget.effort, budget.horizon) == (None, None), name
+    simulations = {name: ISMCTS_BUDGETS[name][0].simulations for name in ISMCTS_BUDGETS}
+    assert simulations["ismcts-fast"] == 50 and simulations["ismcts"] == 200
+    assert simulations["ismcts-strong"] == 1000
 
 
 def test_a_log_of_the_searchs_version_1_is_refused_by_name_not_by_a_divergence(
@@ -179,9 +179,10 @@ def test_a_log_of_the_searchs_version_1_is_refused_by_name_not_by_a_divergence(
     capsys.readouterr()
     assert main(["replay", str(log), "--verify"]) == EXIT_VERIFY_FAILED
     note, error = capsys.readouterr().err.strip().splitlines()
-    now = REGISTRY.bot("ismcts-fast", "lacorsa").version
-    assert note.startswith(f"racedeck: note: seat 0 (ismcts-fast) is at version {now} here")
+    assert note.startswith(
+        f"racedeck: note: seat 0 (ismcts-fast) is at version {SEARCH_VERSION} here"
+    )
     assert error.startswith("racedeck: error: ")
     assert error.endswith(
-        f"seat 0 was played by ismcts-fast version 1, this installation has version {now}"
+        f"seat 0 was played by ismcts-fast version 1, this installation has version {SEARCH_VERSION}"
     )

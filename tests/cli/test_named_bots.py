@@ -92,15 +92,14 @@ def test_bots_json_lists_each_bots_parameters_and_defaults(
     assert code == 0
     bots = {b["name"]: b for b in json.loads(out)["bots"]}
     parameters = {p["name"]: p for p in bots["ismcts-strong"]["parameters"]}
-    assert parameters["simulations"]["default"] is None
-    assert parameters["effort"]["default"] == 5.0
+    assert parameters["simulations"]["default"] == 1000
     assert parameters["simulations"]["type"] == "int" and parameters["simulations"]["optional"]
     assert parameters["rollout"]["choices"] == ["random", "heuristic", "light"]
     assert parameters["exploration"]["description"].startswith("UCB1")
     assert bots["random"]["parameters"] == []
     code, out, _err = run(["bots", "--game", "lacorsa"], capsys)
     assert code == 0
-    assert "parameters: ismcts-strong:simulations=none,steps=none," in out
+    assert "parameters: ismcts-strong:simulations=1000,steps=none," in out
 
 
 def test_a_program_is_seated_by_command_or_by_path_without_a_plugin_file(

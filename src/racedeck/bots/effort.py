@@ -16,13 +16,14 @@ GAME_STEPS: Mapping[str, int] = MappingProxyType(
 )
 """Per game, the forward-model steps of one unit of ``Budget.effort`` a decision.
 
-Set per game for ``ismcts`` (effort 1, playouts cut at a horizon of 20 steps) against its
-version 3 (200 full playouts a decision), two players, one race (``docs/bots.md``, "A
-tenth of the time"): Famous 500's 700 steps play level with it (0.50 over 12 duplicate
-deals) for about a twelfth of its processor time; LACORSA's 400 steps took a tenth and
-scored 0.23, so it takes 1,000 (0.45, about a quarter of the time); Wacky Races' 500 took
-a tenth and scored 0.30, so it takes 1,250 (0.38); Detroit-Cleveland's 1,400 steps took
-a fifth, so it takes 550, about a tenth (its strength against version 3 unmeasured).
+Set per game for ``ismcts:simulations=none,effort=1,horizon=20`` against ``ismcts`` (200
+full playouts a decision), two players, one race (``docs/bots.md``, "Budgets of effort"):
+Famous 500's 700 steps played level with it (0.50 over 12 duplicate deals) for about a
+twelfth of its processor time; LACORSA's 400 steps took a tenth and scored 0.23, so it
+takes 1,000 (0.45, about a quarter of the time); Wacky Races' 500 took a tenth and scored
+0.30, so it takes 1,250 (0.38); Detroit-Cleveland's 1,400 steps took a fifth, so it takes
+550, about a tenth (its strength against ``ismcts`` unmeasured). None of these is shown as
+strong as ``ismcts``, which is why the registered searches count simulations.
 """
 DEFAULT_GAME_STEPS = 500
 """The steps of one unit of effort in a game ``GAME_STEPS`` does not list."""

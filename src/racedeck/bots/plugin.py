@@ -15,34 +15,21 @@ from racedeck.hookspecs import hookimpl
 STRONG_BIAS_SCALE = 2.5
 """How much more of the game's progressive bias ``ismcts-strong`` takes (Famous 500: 10)."""
 
-HORIZON = 20
-"""Playout steps before the game's evaluation judges the position, in the registered searches."""
-
 ISMCTS_BUDGETS: dict[str, tuple[Budget, str]] = {
-    # A budget of effort (steps in the game's own unit, ``GAME_STEPS``) and playouts cut
-    # at a horizon: a tenth of version 3's processor time a match (docs/bots.md, "A tenth
-    # of the time"); version 3's budgets are ``simulations=200,effort=none,horizon=none``
-    # and the like (``VERSION_3_PARAMETERS``).
     "ismcts": (
-        Budget(simulations=None, effort=1.0, horizon=HORIZON, rollout="heuristic"),
-        "effort 1 a decision, heuristic playouts cut at 20 steps",
+        Budget(simulations=200, rollout="heuristic"),
+        "200 simulations a decision, heuristic playouts",
     ),
     "ismcts-fast": (
-        Budget(simulations=None, effort=0.25, horizon=HORIZON, rollout="heuristic"),
-        "effort 0.25 a decision, heuristic playouts cut at 20 steps",
+        Budget(simulations=50, rollout="heuristic"),
+        "50 simulations a decision, heuristic playouts",
     ),
     "ismcts-strong": (
         # Five times the visits of ``ismcts`` fade the game's progressive bias five times
         # sooner; without the larger bias its noisy departures from the heuristic's plan
         # cost what its budget gained (docs/bots.md, "Why ismcts-strong needs more bias").
-        Budget(
-            simulations=None,
-            effort=5.0,
-            horizon=HORIZON,
-            rollout="heuristic",
-            bias_scale=STRONG_BIAS_SCALE,
-        ),
-        "effort 5 a decision, heuristic playouts cut at 20 steps",
+        Budget(simulations=1000, rollout="heuristic", bias_scale=STRONG_BIAS_SCALE),
+        "1000 simulations a decision, heuristic playouts",
     ),
     "ismcts-random": (
         Budget(simulations=200, rollout="random"),
@@ -55,22 +42,10 @@ ISMCTS_BUDGETS: dict[str, tuple[Budget, str]] = {
 }
 """The registered ISMCTS variants: name, budget, what the budget is."""
 
-VARIANT_VERSIONS: Mapping[str, str] = MappingProxyType(
-    {"ismcts": "5", "ismcts-fast": "5", "ismcts-strong": "5"}
-)
-"""Variants whose own play changed after the search's: at 5, ``ismcts``, ``ismcts-fast``
-and ``ismcts-strong`` search a budget of effort with playouts cut at a horizon; at 4,
-``ismcts-strong`` took 2.5 times the game's progressive bias (``STRONG_BIAS_SCALE``)."""
-
-VERSION_3_PARAMETERS: Mapping[str, str] = MappingProxyType(
-    {
-        "ismcts": "simulations=200,effort=none,horizon=none",
-        "ismcts-fast": "simulations=50,effort=none,horizon=none",
-        "ismcts-strong": "simulations=1000,effort=none,horizon=none",
-    }
-)
-"""The parameters that give each variant its budget before version 5 (``ismcts-strong``
-with them plays as its version 4): ``ismcts:simulations=200,effort=none,horizon=none``."""
+VARIANT_VERSIONS: Mapping[str, str] = MappingProxyType({"ismcts-strong": "4"})
+"""Variants whose own play changed after the search's: ``ismcts-strong`` 4 takes 2.5
+times the game's progressive bias (``STRONG_BIAS_SCALE``), which changes its play in
+Famous 500 and Detroit-Cleveland, the games that have one."""
 
 SEARCH_VERSION = "3"
 """The version every ISMCTS variant is registered at, bumped whenever the search's play
