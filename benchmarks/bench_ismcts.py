@@ -107,8 +107,8 @@ def _plain_loop() -> int:
 
 def _shares(games: list[str]) -> list[Ratio]:
     """Heuristic playouts' simulations a second as a share of the plain loop's races a
-    second, side by side: full playouts (version 3's searches) and cut at the registered
-    searches' horizon of 20 steps (version 5's)."""
+    second, side by side: full playouts (the registered searches) and cut at a horizon of 20
+    steps (``horizon=20``, the budgets of effort measured in docs/bots.md)."""
     return [
         Ratio(
             f"ismcts: {name}, heuristic playouts{label} / plain loop",

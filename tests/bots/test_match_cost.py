@@ -15,16 +15,16 @@ def test_the_tables_measured_are_two_players_and_the_largest() -> None:
 
 
 def test_a_cheaper_budget_costs_less_processor_time() -> None:
-    """Version 3's 200 full playouts against version 5's effort 0.25: the same match, seed 1."""
-    cheap = match_cost.match_seconds("lacorsa", "ismcts-fast", 2)
-    dear = match_cost.match_seconds("lacorsa", "ismcts:simulations=200,effort=none,horizon=none", 2)
+    """Effort 0.25 with playouts cut at 20 steps against ``ismcts``'s 200 full playouts."""
+    cheap = match_cost.match_seconds("lacorsa", "ismcts:simulations=none,effort=0.25,horizon=20", 2)
+    dear = match_cost.match_seconds("lacorsa", "ismcts", 2)
     assert 0 < cheap < dear
 
 
 def test_make_bench_reports_seconds_a_match_between_two_runs_of_the_plain_loop() -> None:
     names = [b.name for b in bench_match_cost.benchmarks()]
     assert names[0].startswith("plain loop") and names[-1].startswith("plain loop")
-    assert "ismcts vs heuristic: detroit-cleveland, 6 players" in names
+    assert "ismcts effort 1, horizon 20 vs heuristic: detroit-cleveland, 6 players" in names
     assert len(names) == 2 + 7  # every game at two players and its largest table
     slow = Benchmark("a match", "match", lambda: 1, per_unit=True)
     line = report_line(Measurement(slow, (0.5, 0.25, 2.0)))
