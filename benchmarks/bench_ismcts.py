@@ -11,7 +11,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from benchmarks.harness import Benchmark
+from benchmarks import lacorsa_reference
+from benchmarks.harness import Benchmark, Ratio
 from racedeck.bots.ismcts import Budget, Ismcts
 from racedeck.bots.sampling import sampler_for
 from racedeck.core.bot import Bot
@@ -99,9 +100,29 @@ def _searcher(
     return run
 
 
-def benchmarks() -> list[Benchmark]:
-    games = [name for name, game in sorted(_registry.games.items()) if sampler_for(game)]
+def _plain_loop() -> int:
+    """The plain LACORSA loop: 6-car races, the yardstick of the machine's speed."""
+    return lacorsa_reference.races(100)
+
+
+def _shares(games: list[str]) -> list[Ratio]:
+    """Heuristic playouts' simulations a second as a share of the plain loop's races a
+    second, side by side: full playouts (the registered searches) and cut at a horizon of 20
+    steps (``horizon=20``, the budgets of effort measured in docs/bots.md)."""
     return [
+        Ratio(
+            f"ismcts: {name}, heuristic playouts{label} / plain loop",
+            Benchmark("ismcts", "sims", _searcher(name, "heuristic", 50, 4, horizon)),
+            Benchmark("plain loop", "races", _plain_loop),
+        )
+        for name in games
+        for label, horizon in (("", None), (", horizon 20", 20))
+    ]
+
+
+def benchmarks() -> list[Benchmark | Ratio]:
+    games = [name for name, game in sorted(_registry.games.items()) if sampler_for(game)]
+    return _shares(games) + [
         Benchmark(
             f"ismcts: {name}, {rollout} playouts",
             "sims",

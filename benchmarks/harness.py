@@ -25,6 +25,8 @@ class Benchmark:
     run: Callable[[], int]
     target: float | None = None
     """The rate (units a second) it must reach, if the project promises one."""
+    per_unit: bool = False
+    """Report seconds a unit rather than units a second (for slow units: a search's match)."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,12 @@ def measure(benchmark: Benchmark, repeats: int = 5) -> Measurement:
 def report_line(m: Measurement) -> str:
     """Return one readable line for a measurement."""
     b = m.benchmark
+    if b.per_unit:
+        seconds = sorted(1 / rate for rate in m.rates)
+        return (
+            f"{b.name:<58} {statistics.median(seconds):>12.2f} s/{b.unit}  "
+            f"(min {seconds[0]:.2f}, max {seconds[-1]:.2f})"
+        )
     verdict = ""
     if b.target is not None:
         verdict = f"  target {b.target:,.0f}: {'ok' if m.passed else 'MISSED'}"

@@ -59,6 +59,17 @@ def test_every_record_has_its_row_and_every_row_its_record() -> None:
     assert set(ROWS) == on_disk
 
 
+def test_the_trials_are_listed_in_the_docs_and_not_judged_as_current() -> None:
+    """``benchmarks/gates/trials/`` holds gates of configurations not registered: the docs
+    list each with its verdict, and no row of the table above names one."""
+    trials = sorted(path.name for path in (RECORDS / "trials").glob("*.sqlite"))
+    assert trials, "benchmarks/gates/trials/ holds no record"
+    lines = DOCS.read_text(encoding="utf-8").splitlines()
+    for name in trials:
+        assert any(line.startswith(f"| {name} | ") for line in lines), name
+    assert not any("/trials/" in record for record in ROWS)
+
+
 @pytest.mark.parametrize("record", sorted(ROWS))
 def test_a_gate_record_gives_its_rows_verdict_from_its_rows_command(
     record: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

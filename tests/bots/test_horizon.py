@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 from itertools import islice
 
+import msgspec
 import pytest
 from msgspec.structs import replace
 
+from racedeck.bots.evaluation import evaluation_of
 from racedeck.bots.ismcts import Budget, Ismcts
 from racedeck.core.bot import BotParameterError
 from racedeck.games.detroit_cleveland.options import track_of
@@ -70,16 +72,41 @@ def test_playouts_stop_at_the_horizon_where_the_game_estimates() -> None:
     assert cut.last_steps <= 10 * (5 + 12) < full.last_steps
 
 
-def test_a_game_without_an_estimate_plays_every_playout_to_the_end() -> None:
-    """LACORSA gives none: the horizon changes nothing, step for step and choice for choice."""
-    game = REGISTRY.game("lacorsa")
-    assert game.estimate(game.initial_state(game.parse_options({}), 2)) is None
+class _Unjudged(type(REGISTRY.game("lacorsa"))):  # type: ignore[misc]
+    """LACORSA as a game that declares no evaluation (the search asks the declaration)."""
+
+    capabilities = msgspec.structs.replace(
+        type(REGISTRY.game("lacorsa")).capabilities, evaluation=False
+    )
+
+
+def test_a_game_without_an_evaluation_plays_every_playout_to_the_end() -> None:
+    """With no evaluation the horizon changes nothing, step for step and choice for choice."""
+    game = _Unjudged()
+    assert evaluation_of(game) is None
     for state, seat, legal in islice(
         ((s, seat, legal) for s, seat, legal in _decisions("lacorsa", 2, 1) if len(legal) > 1), 3
     ):
-        plain, first = _search("lacorsa", Budget(simulations=12), state, seat, legal, 2)
-        cut, second = _search("lacorsa", Budget(simulations=12, horizon=3), state, seat, legal, 2)
-        assert (first, plain.last_steps) == (second, cut.last_steps)
+        runs = []
+        for budget in (Budget(simulations=12), Budget(simulations=12, horizon=3)):
+            bot = Ismcts(budget)
+            bot.bind_game(game)
+            bot.start_match("lacorsa", seat, 2, state.options)
+            choice = bot.act(game.observe(state, seat), legal, random.Random(seat))
+            runs.append((choice, bot.last_steps))
+        assert runs[0] == runs[1]
+
+
+def test_lacorsas_playouts_stop_at_the_horizon_now_that_it_has_an_evaluation() -> None:
+    """LACORSA judges a race in progress: a playout cut after a step takes fewer steps."""
+    state, seat, legal = next(
+        (s, seat, legal)
+        for s, seat, legal in _decisions("lacorsa", 2, 1)
+        if s.phase in ("move", "challenge") and len(legal) > 1
+    )
+    full, _ = _search("lacorsa", Budget(simulations=12), state, seat, legal, 2)
+    cut, _ = _search("lacorsa", Budget(simulations=12, horizon=1), state, seat, legal, 2)
+    assert cut.last_steps < full.last_steps
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

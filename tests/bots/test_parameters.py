@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from racedeck.bots.ismcts import Budget, Ismcts
+from racedeck.bots.named import resolve
 from racedeck.core.bot import NO_PARAMETERS, BotParameterError
 from tests.bots.helpers import REGISTRY, play
 
@@ -26,6 +27,8 @@ def test_ismcts_parameters_carry_each_variants_defaults_types_and_choices() -> N
     fast = {p.name: p for p in REGISTRY.bot("ismcts-fast", "lacorsa").declared()}
     assert fast["simulations"].default == 50 and fast["simulations"].type is int
     assert fast["simulations"].optional
+    assert fast["effort"].default is None and fast["effort"].type is float
+    assert fast["horizon"].default is None and fast["horizon"].type is int
     assert fast["rollout"].choices == ("random", "heuristic", "light")
     assert fast["sealed"].choices == ("regret", "exp3", "ucb1")
     assert fast["exploration"].type is float and fast["exploration"].doc.startswith("UCB1")
@@ -42,6 +45,17 @@ def test_parameters_given_as_strings_make_the_bot_that_plays() -> None:
     assert bot.budget == Budget(simulations=7, rollout="random", exploration=1.5, sealed="exp3")
     outcome, _ = play([spec, REGISTRY.bot("random", "lacorsa")], seed=4)
     assert not outcome.faults and bot.budget.simulations == 7
+
+
+def test_a_budget_of_effort_with_a_horizon_is_one_bot_name_away() -> None:
+    """``ismcts:simulations=none,effort=1,horizon=20``: the opt-in budget of docs/bots.md."""
+    spec = resolve(
+        lambda name: REGISTRY.bot(name, "lacorsa"), "ismcts:simulations=none,effort=1,horizon=20"
+    )
+    assert spec.name == "ismcts:simulations=none,effort=1.0,horizon=20"  # as logs name it
+    assert spec.parameters == Budget(
+        simulations=None, effort=1.0, horizon=20, rollout="heuristic"
+    )
 
 
 def test_typed_values_and_none_are_taken_too() -> None:
@@ -64,7 +78,8 @@ def test_typed_values_and_none_are_taken_too() -> None:
         ("ismcts", {"rollout": "greedy"}, "parameter rollout takes one of random, heuristic"),
         ("ismcts", {"epsilon": "2"}, "epsilon must be between 0 and 1"),
         ("ismcts", {"simulations": "0"}, "simulations must be positive"),
-        ("ismcts", {"simulations": "none"}, "needs simulations, steps or seconds"),
+        ("ismcts", {"simulations": "none"}, "needs simulations, steps, effort or seconds"),
+        ("ismcts", {"effort": "0"}, "effort must be positive"),
         ("ismcts", {"exploration": True}, "parameter exploration takes a number"),
     ],
 )

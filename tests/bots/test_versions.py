@@ -26,6 +26,7 @@ from racedeck.bots.plugin import (
     VARIANT_VERSIONS,
 )
 from racedeck.cli.app import main
+from racedeck.core.bot import BotSpec
 from racedeck.core.errors import EXIT_VERIFY_FAILED
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
@@ -63,11 +64,16 @@ def _fingerprinted(
 ) -> str:
     """Play ``bot`` (``ismcts``, small budget) in seat 0, the heuristic in the others, seed
     3; hash the event lines."""
-    game = REGISTRY.game(game_name)
-    options = game.parse_options(_OPTIONS.get(game_name, {}))
     search = REGISTRY.bot(bot, game_name).with_parameters(
         simulations=_BUDGETS[game_name, players], **parameters
     )
+    return _events_hash(game_name, players, search)
+
+
+def _events_hash(game_name: str, players: int, search: BotSpec) -> str:
+    """Play ``search`` in seat 0, the heuristic in the others, seed 3; hash the events."""
+    game = REGISTRY.game(game_name)
+    options = game.parse_options(_OPTIONS.get(game_name, {}))
     seats = [search] + [REGISTRY.bot("heuristic", game_name)] * (players - 1)
     buffer = io.BytesIO()
     run_match(game, options, seats, 3, writer=LogWriter(buffer))
@@ -121,6 +127,45 @@ def test_the_searchs_play_is_what_its_version_names(game_name: str, players: int
         f"version (SEARCH_VERSION in racedeck/bots/plugin.py) and record {played}; a change "
         "to the game's heuristic, which the playouts use, changes the search's play too"
     )
+
+
+EFFORT_FINGERPRINTS = {
+    ("detroit-cleveland", 2): "7a40ff532a61a3765ffb67bea1e7e3d8cf32f5e7da6568c3d7d99daf77a830c1",
+    ("detroit-cleveland", 4): "15f589a3e5ef1c68b730c13b46d8165f9dc3ca45ec4612d1876195b78391652b",
+    ("famous-500", 2): "ca54b012a8c307aa054ce6fef64d0d127db1ec84bbc44343a0a2d33583d96bac",
+    ("lacorsa", 2): "4ffdc192ddfeb6d6bc79874456de0abdbdfc1e892822f8d3ca74732443c9b056",
+    ("wacky-races", 2): "a7117801afc41a45efe03dfb94b19abebce23baf4f684bf05547af37a9ff89e5",
+}
+"""Per game and table, sha256 of the events of ``EFFORT_BUDGET`` in seat 0 against the
+heuristic, seed 3, under ``PINNED_VERSION``."""
+
+EFFORT_BUDGET = {"simulations": "none", "effort": "0.25", "horizon": "20"}
+"""A budget of effort with playouts cut at a horizon, as a user sets it:
+``ismcts-fast:simulations=none,effort=0.25,horizon=20`` (the trials' ``ismcts-fast``)."""
+
+
+@pytest.mark.parametrize(("game_name", "players"), sorted(EFFORT_FINGERPRINTS))
+def test_a_budget_of_effort_plays_what_the_searchs_version_names(
+    game_name: str, players: int
+) -> None:
+    """The opt-in budget of effort and its horizon are part of the search's pinned play."""
+    search = REGISTRY.bot("ismcts-fast", game_name).with_parameters(**EFFORT_BUDGET)
+    played = _events_hash(game_name, players, search)
+    assert played == EFFORT_FINGERPRINTS[game_name, players], (
+        f"ismcts-fast:simulations=none,effort=0.25,horizon=20 plays {game_name} at {players} "
+        f"players differently from version {PINNED_VERSION}: bump SEARCH_VERSION and record "
+        f"{played}"
+    )
+
+
+def test_the_registered_searches_neither_count_effort_nor_cut_playouts() -> None:
+    """Their budgets are simulations and full playouts; effort and horizon are opt-in."""
+    for name in ("ismcts-fast", "ismcts", "ismcts-strong"):
+        budget, _ = ISMCTS_BUDGETS[name]
+        assert (budget.effort, budget.horizon) == (None, None), name
+    simulations = {name: ISMCTS_BUDGETS[name][0].simulations for name in ISMCTS_BUDGETS}
+    assert simulations["ismcts-fast"] == 50 and simulations["ismcts"] == 200
+    assert simulations["ismcts-strong"] == 1000
 
 
 def test_a_log_of_the_searchs_version_1_is_refused_by_name_not_by_a_divergence(

@@ -3,7 +3,8 @@
 ``docs/architecture.md``: "Each game's rules are split into modules named after its
 rulebook's headings ... The tests of a section live in tests/games/<game>/test_<section>.py."
 A module of a game's package that is not plumbing (its actions, events, state, options,
-names, pictures and their drawings, rendering, registration, sampling, bots, data) is a rule section, and a
+names, pictures and their drawings, rendering, registration, sampling, bots and what they
+read, the evaluation searches judge positions by, data) is a rule section, and a
 reader finds its tests beside it by the same name.
 """
 
@@ -22,8 +23,11 @@ PLUMBING = frozenset(
         "bots",
         "data",
         "drawing",
+        "evaluation",
         "events",
         "hands",
+        "heuristic_bids",
+        "heuristic_tables",
         "names",
         "options",
         "picture",

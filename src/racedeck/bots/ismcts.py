@@ -28,6 +28,8 @@ from functools import partial
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
+from racedeck.bots.effort import step_limit
+from racedeck.bots.evaluation import Evaluation, evaluation_of
 from racedeck.bots.sampling import Sampler, sampler_for
 from racedeck.bots.selection import (
     SEALED_RULES,
@@ -91,8 +93,9 @@ RANK_WEIGHT = 0.75
 class Budget:
     """How much searching one decision may do, and how: ISMCTS's declared parameters.
 
-    The first limit reached stops the search. ``simulations`` and ``steps``
-    (forward-model calls of ``decide``) are reproducible; ``seconds`` reads the clock, so
+    The first limit reached stops the search. ``simulations``, ``steps``
+    (forward-model calls of ``decide``) and ``effort`` (steps in the game's own unit,
+    ``GAME_STEPS``) are reproducible; ``seconds`` reads the clock, so
     play under it differs from run to run. Every field is a parameter a strategy author
     may set (``BotSpec.with_parameters``); ``__parameter_docs__`` says what each does.
     """
@@ -100,6 +103,7 @@ class Budget:
     simulations: int | None = 200
     steps: int | None = None
     seconds: float | None = None
+    effort: float | None = None
     exploration: float = 0.7
     rollout: Rollout = "random"
     epsilon: float = 0.1
@@ -115,6 +119,9 @@ class Budget:
         "simulations": "playouts a decision (none: no limit)",
         "steps": "forward-model steps a decision (none: no limit)",
         "seconds": "wall-clock seconds a decision (none: no limit; not reproducible)",
+        "effort": "forward-model steps a decision in the game's own unit, about the same "
+        "processor time in every game (GAME_STEPS: LACORSA 1000, Wacky Races 1250, Famous 500 "
+        "700, Detroit-Cleveland 550; none: no limit)",
         "exploration": "UCB1's exploration constant c",
         "rollout": "playout policy: random, the game's heuristic, or its light bot (the "
         "heuristic where the game has none)",
@@ -126,15 +133,16 @@ class Budget:
         "(none: the game's own at the table's size, GAME_BIAS, times bias_scale)",
         "bias_scale": "what the game's own bias is multiplied by when bias is none: a larger "
         "budget visits each choice more often, so the same bias fades sooner",
-        "horizon": "playout steps before the game's estimate judges the position (none: play "
-        "to the end; a game with no estimate always plays to the end)",
+        "horizon": "playout steps before the game's evaluation judges the position (none: "
+        "play to the end; a game with no evaluation always plays to the end)",
         "explain": "write what each decision weighed to the log: simulations, top actions",
     }
 
     def __post_init__(self) -> None:
-        if self.simulations is None and self.steps is None and self.seconds is None:
-            raise ValueError("an ISMCTS budget needs simulations, steps or seconds")
-        for name in ("simulations", "steps", "seconds"):
+        limits = (self.simulations, self.steps, self.seconds, self.effort)
+        if all(limit is None for limit in limits):
+            raise ValueError("an ISMCTS budget needs simulations, steps, effort or seconds")
+        for name in ("simulations", "steps", "seconds", "effort"):
             limit = getattr(self, name)
             if limit is not None and limit <= 0:
                 raise ValueError(f"{name} must be positive, got {limit}")
@@ -226,6 +234,10 @@ class Ismcts(Weighing, Bot):
         """Per seat, the heuristic whose choice at a node gets the progressive bias."""
         self._bias = 0.0
         self._horizon: int | None = None
+        self._evaluate: Evaluation | None = None
+        """The game's judge of a playout cut at the horizon (``bots.evaluation``)."""
+        self._steps: int | None = None
+        """The steps a decision: ``Budget.steps`` or what ``Budget.effort`` buys, the fewer."""
 
     def bind_game(self, game: AnyGame) -> None:
         """Keep the rules to simulate with, and find how to sample the game's hidden parts."""
@@ -242,9 +254,10 @@ class Ismcts(Weighing, Bot):
         if bias is None:
             bias = game_bias(game, players) * self.budget.bias_scale
         self._bias = bias
-        # A game that gives no estimate is played to the end whatever the horizon.
-        estimates = self._game.capabilities.evaluation
-        self._horizon = self.budget.horizon if estimates else None
+        self._steps = step_limit(self.budget.steps, self.budget.effort, game)
+        # A game that gives no evaluation is played to the end whatever the horizon.
+        self._evaluate = evaluation_of(self._game)
+        self._horizon = self.budget.horizon if self._evaluate is not None else None
         rollout = self.budget.rollout
         if rollout != "random":
             self._advisers = _started(self._game, "heuristic", players, options)
@@ -267,7 +280,7 @@ class Ismcts(Weighing, Bot):
         while True:
             if budget.simulations is not None and simulations >= budget.simulations:
                 break
-            if budget.steps is not None and steps >= budget.steps:
+            if self._steps is not None and steps >= self._steps:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -302,7 +315,7 @@ class Ismcts(Weighing, Bot):
 
         One run of the play driver: down the tree, each seat's choice selected from its
         node's statistics, until a node is added (or the match ends), then a playout to
-        the end, or to the horizon where the game estimates the position. The engine's
+        the end, or to the horizon where the game's evaluation judges the position. The engine's
         chance is drawn from the search's own generator.
         """
         game = self._game
@@ -316,7 +329,7 @@ class Ismcts(Weighing, Bot):
                 descent.descend()  # every seat of the step has chosen: one node down
             if descent.playing:
                 descent.played += 1
-        # A playout cut at the horizon is judged by the game's estimate; else the result.
+        # A playout cut at the horizon is judged by the game's evaluation; else the result.
         verdict = descent.verdict
         final = game.result(driver.state) if verdict is None else verdict
         reward = rewards(final, self.budget.rank_weight)
@@ -337,13 +350,14 @@ class _Descent:
     playout policy once the tree has been left: uniformly, or as the seats' heuristic bots
     would with chance ``epsilon`` of a uniform choice instead (and a uniform one where a
     heuristic fails or answers something not legal). ``played`` counts the playout's
-    steps; at the horizon the game's estimate ends the playout (``verdict``).
+    steps; at the horizon the game's evaluation ends the playout (``verdict``).
     """
 
     __slots__ = (
         "_advisers",
         "_bias",
         "_budget",
+        "_evaluate",
         "_game",
         "_limit",
         "_own",
@@ -367,6 +381,7 @@ class _Descent:
         self._bias = search._bias
         self._own = search._seat
         self._rng = rng
+        self._evaluate = search._evaluate
         horizon = search._horizon
         self._limit = horizon if horizon is not None else -1
         self._step_state: Any = None
@@ -395,11 +410,12 @@ class _Descent:
         self.playing = True
         limit = self._limit
         if self.played >= limit >= 0:
-            verdict = self._game.estimate(state)
+            assert self._evaluate is not None  # a horizon is set only where there is one
+            verdict = self._evaluate(state)
             if verdict is not None:
                 self.verdict = verdict
-                return None  # the playout stops here, judged by the estimate
-            self._limit = -1  # no estimate here: play on to the end
+                return None  # the playout stops here, judged by the game's evaluation
+            self._limit = -1  # no judgement here: play on to the end
         rng = self._rng
         count = len(legal)
         policy = self._policy

@@ -56,6 +56,7 @@ from racedeck.games.famous500.actions import (
     Repair,
     ReturnCard,
 )
+from racedeck.games.famous500.evaluation import evaluate
 from racedeck.games.famous500.events import (
     CardDiscarded,
     CardDrawn,
@@ -103,7 +104,9 @@ class Famous500(
     scores = (Score(name="speed points"),)
     presentation = Presentation(render=render_state, describe=names.describe)
     """The track, both car sheets and the cards in play, hidden from a viewer."""
-    capabilities = Capabilities(sampling=True, hidden_information=True, rules_versions=("1",))
+    capabilities = Capabilities(
+        sampling=True, evaluation=True, hidden_information=True, rules_versions=("1",)
+    )
     conformance_options = (
         {},
         {"laps": 1},
@@ -326,6 +329,14 @@ class Famous500(
     def result(self, state: Famous500State) -> Result:
         """Rank the winner first; scores are Speed points."""
         return finishing_the_race.result(state)
+
+    def estimate(self, state: Famous500State) -> Result | None:
+        """Judge an unfinished match by the game's own measure of who is ahead.
+
+        The game's evaluation (``evaluation.py``, calibrated against full playouts); None
+        where it cannot judge yet, and a search's playout goes on.
+        """
+        return evaluate(state)
 
     def sample_states(
         self, observation: Famous500Observation, options: Famous500Options, seat: int, rng: Rng

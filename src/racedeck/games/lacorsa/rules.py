@@ -52,6 +52,7 @@ from racedeck.games.lacorsa.actions import (
     plays,
 )
 from racedeck.games.lacorsa.data import DRAFTING, EXTEND_RANKS, REDLINE
+from racedeck.games.lacorsa.evaluation import evaluate
 from racedeck.games.lacorsa.events import (
     CardsCommitted,
     ChallengeResolved,
@@ -101,7 +102,9 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
         render=render_state, render_observation=render_observation, describe=names.describe
     )
     """The strip, the hands (a viewer's own only) and points; cards by their faces."""
-    capabilities = Capabilities(sampling=True, hidden_information=True, rules_versions=("1",))
+    capabilities = Capabilities(
+        sampling=True, evaluation=True, hidden_information=True, rules_versions=("1",)
+    )
     conformance_options = (
         {"races": 1},
         {"races": 2, "board_length": 8},
@@ -326,6 +329,14 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
     def result(self, state: LacorsaState) -> Result:
         """Rank seats by championship points, then most wins, most seconds, and so on."""
         return scoring.result(state)
+
+    def estimate(self, state: LacorsaState) -> Result | None:
+        """Judge an unfinished match by the game's own measure of who is ahead.
+
+        The game's evaluation (``evaluation.py``, calibrated against full playouts); None
+        where it cannot judge yet, and a search's playout goes on.
+        """
+        return evaluate(state)
 
 
 def _suits_have_no_rank(hand: tuple[int, ...], cards: tuple[int, ...]) -> str:

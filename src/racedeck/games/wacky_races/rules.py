@@ -58,6 +58,7 @@ from racedeck.games.wacky_races.actions import (
     UseAdvantage,
     WackyAction,
 )
+from racedeck.games.wacky_races.evaluation import evaluate
 from racedeck.games.wacky_races.events import (
     AdvantageExhausted,
     AdvantageRefreshed,
@@ -130,7 +131,9 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
         render=render_state, render_observation=render_observation, describe=names.describe
     )
     """The circuit, racers, Dastardly, traps (face down for a viewer) and hands."""
-    capabilities = Capabilities(sampling=True, hidden_information=True, rules_versions=("1", "2"))
+    capabilities = Capabilities(
+        sampling=True, evaluation=True, hidden_information=True, rules_versions=("1", "2")
+    )
     conformance_options = (
         {},
         {"races": 2, "special_tile": "crossroads", "dastardly_after_neutrals": True},
@@ -341,6 +344,14 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
     def result(self, state: WackyState) -> Result:
         """Rank seats by their racers' finishing order, or by championship points."""
         return race_end.result(state)
+
+    def estimate(self, state: WackyState) -> Result | None:
+        """Judge an unfinished match by the game's own measure of who is ahead.
+
+        The game's evaluation (``evaluation.py``, calibrated against full playouts); None
+        where it cannot judge yet, and a search's playout goes on.
+        """
+        return evaluate(state)
 
 
 RULES_V1_OPTIONS = MappingProxyType({"swamp_holds_neutrals": True, "short_turn_hands": True})

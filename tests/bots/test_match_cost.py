@@ -1,0 +1,31 @@
+"""The cost bench: seconds a match of a search against the heuristic, the machine's yardstick."""
+
+from __future__ import annotations
+
+from benchmarks.harness import Benchmark, Measurement, report_line
+
+from benchmarks import bench_match_cost, match_cost
+
+
+def test_the_tables_measured_are_two_players_and_the_largest() -> None:
+    assert match_cost.tables("lacorsa") == (2, 6)
+    assert match_cost.tables("famous-500") == (2,)
+    assert match_cost.tables("wacky-races") == (2, 6)
+    assert match_cost.tables("detroit-cleveland") == (2, 6)
+
+
+def test_a_cheaper_budget_costs_less_processor_time() -> None:
+    """Effort 0.25 with playouts cut at 20 steps against ``ismcts``'s 200 full playouts."""
+    cheap = match_cost.match_seconds("lacorsa", "ismcts:simulations=none,effort=0.25,horizon=20", 2)
+    dear = match_cost.match_seconds("lacorsa", "ismcts", 2)
+    assert 0 < cheap < dear
+
+
+def test_make_bench_reports_seconds_a_match_between_two_runs_of_the_plain_loop() -> None:
+    names = [b.name for b in bench_match_cost.benchmarks()]
+    assert names[0].startswith("plain loop") and names[-1].startswith("plain loop")
+    assert "ismcts effort 1, horizon 20 vs heuristic: detroit-cleveland, 6 players" in names
+    assert len(names) == 2 + 7  # every game at two players and its largest table
+    slow = Benchmark("a match", "match", lambda: 1, per_unit=True)
+    line = report_line(Measurement(slow, (0.5, 0.25, 2.0)))
+    assert "2.00 s/match" in line and "(min 0.50, max 4.00)" in line
