@@ -27,11 +27,13 @@ run: $(BIN)/racedeck
 test: $(DEV)
 	bash .ci/system-deps
 	$(BIN)/ruff check src tests benchmarks plugins
+	$(BIN)/ruff format --check src tests benchmarks plugins
 	$(BIN)/mypy src
 	$(BIN)/python -m pytest
 
 lint: $(DEV)
 	$(BIN)/ruff check src tests benchmarks plugins
+	$(BIN)/ruff format --check src tests benchmarks plugins
 
 type: $(DEV)
 	$(BIN)/mypy src
