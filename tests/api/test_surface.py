@@ -71,3 +71,30 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
         assert "games_list" in str(error)
     else:
         raise AssertionError("racedeck.games_list did not raise")
+
+
+def test_the_tooling_lives_outside_the_runtime_package() -> None:
+    """The fuzzer and the strength ladder are the repository's tools: racedeck never imports them."""
+    assert not (SRC / "fuzz").exists()
+    assert not (SRC / "bots" / "ladder.py").exists() and not (SRC / "bots" / "strength.py").exists()
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                modules = [node.module or ""]
+            else:
+                continue
+            if any(m == "tools" or m.startswith("tools.") for m in modules):
+                found.append(f"{path.relative_to(SRC)}:{node.lineno}")
+    assert found == []
+
+
+def test_the_tools_run_as_modules_of_the_repository() -> None:
+    from tools.fuzz.run import main as fuzz
+    from tools.ladder import main as ladder
+
+    assert callable(fuzz) and callable(ladder)
+    make = (SRC.parents[1] / "Makefile").read_text(encoding="utf-8")
+    assert "-m tools.fuzz" in make and "-m tools.ladder" in make

@@ -22,9 +22,9 @@ from racedeck.cli.app import main
 from racedeck.core import proctree
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import MatchOutcome, run_match
-from racedeck.fuzz.attackers import MARK, WRITTEN, program_source
 from racedeck.tournament.store import Store
 from tests.bots.helpers import LACORSA, ONE_RACE, RANDOM, REGISTRY
+from tools.fuzz.attackers import MARK, WRITTEN, program_source
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
 
