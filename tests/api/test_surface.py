@@ -35,6 +35,22 @@ def test_the_package_exports_exactly_the_api() -> None:
         assert getattr(racedeck.api, name).__doc__, name
 
 
+def test_type_checkers_see_every_name_of_the_api() -> None:
+    """The ``TYPE_CHECKING`` import of ``racedeck/__init__.py`` names the whole API."""
+    tree = ast.parse((SRC / "__init__.py").read_text(encoding="utf-8"))
+    guarded = next(
+        node for node in tree.body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+    )
+    imported = {
+        alias.name
+        for node in guarded.body
+        if isinstance(node, ast.ImportFrom) and node.module == "racedeck.api"
+        for alias in node.names
+    }
+    assert imported == set(racedeck.api.__all__)
+
+
 def test_the_api_functions_are_plain_functions() -> None:
     for name in ("list_games", "list_bots", "run_tournament", "play", "load_log"):
         assert isinstance(getattr(racedeck, name), types.FunctionType), name
