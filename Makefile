@@ -26,15 +26,17 @@ run: $(BIN)/racedeck
 ## test: install (with the system packages the browser test needs), then lint, type-check, test
 test: $(DEV)
 	bash .ci/system-deps
-	$(BIN)/ruff check src tests benchmarks plugins
-	$(BIN)/mypy src
+	$(BIN)/ruff check src tests benchmarks plugins tools
+	$(BIN)/ruff format --check src tests benchmarks plugins tools
+	$(BIN)/mypy src tools
 	$(BIN)/python -m pytest
 
 lint: $(DEV)
-	$(BIN)/ruff check src tests benchmarks plugins
+	$(BIN)/ruff check src tests benchmarks plugins tools
+	$(BIN)/ruff format --check src tests benchmarks plugins tools
 
 type: $(DEV)
-	$(BIN)/mypy src
+	$(BIN)/mypy src tools
 
 ## bench: speed figures (medians of repeated runs; see benchmarks/)
 bench: $(DEV)
@@ -42,12 +44,12 @@ bench: $(DEV)
 
 ## strength: the strength ladder of the built-in bots, written into docs/bots.md (the hour's plan: see docs/bots.md)
 strength: $(BIN)/racedeck
-	$(BIN)/python -m racedeck.bots.ladder --workers 2 --write docs/bots.md
+	$(BIN)/python -m tools.ladder --workers 2 --write docs/bots.md
 
 ## fuzz: mutated logs of every game through every log command, hostile bots through play
 ## and tournaments; prints tried / caught / equivalent / silently accepted / crashed / hung
 fuzz: $(BIN)/racedeck
-	$(BIN)/python -m racedeck.fuzz
+	$(BIN)/python -m tools.fuzz
 
 ## golden: rewrite tests/golden/ on purpose, after a deliberate change of rules or format
 golden: $(DEV)

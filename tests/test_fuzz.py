@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from racedeck.fuzz.run import FAILURES, OUTCOMES, main
+from tools.fuzz.run import FAILURES, OUTCOMES, main
 
 
 def test_a_short_fuzz_run_finds_nothing() -> None:

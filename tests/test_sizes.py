@@ -22,17 +22,11 @@ MAX_FUNCTION_LINES = 80
 KNOWN_LONG_MODULES = frozenset(
     {
         "bots/ismcts.py",
-        "core/log.py",
-        "core/replay.py",
-        "core/runner.py",
         "games/detroit_cleveland/bots.py",
     }
 )
 KNOWN_LONG_FUNCTIONS = frozenset(
     {
-        "cli/tournament.py:gate_command",
-        "core/replay.py:_folding",
-        "core/runner.py:_play",
         "games/detroit_cleveland/bots.py:_scoring_at",
         "games/detroit_cleveland/bots.py:_greedy",
         "games/wacky_races/bots.py:act",
@@ -76,5 +70,5 @@ def test_the_allow_lists_only_shrink() -> None:
 
 
 def test_the_measure_sees_the_package() -> None:
-    assert "core/runner.py:_play" in FUNCTIONS or "core/runner.py" not in MODULES
+    assert set(FUNCTIONS) >= KNOWN_LONG_FUNCTIONS and set(MODULES) >= KNOWN_LONG_MODULES
     assert len(list(ROOT.rglob("*.py"))) > 100

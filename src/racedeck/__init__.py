@@ -1,9 +1,10 @@
 """racedeck: a headless, event-sourced engine for racing card and board games.
 
 The Python API (``racedeck.api``) is importable from here: ``play``, ``load_log``,
-``games()``, ``bots(game)``, ``tournament(game, bots)``, ``Match``, ``Replay``,
-``GameInfo``, ``BotInfo`` and ``TournamentResult``. It is loaded on first use, since the
-engine's core reads ``__version__`` from this module.
+``list_games()``, ``list_bots(game)``, ``run_tournament(game, bots)``, ``Match``,
+``Replay``, ``GameInfo``, ``BotInfo`` and ``TournamentResult``. It is loaded on first use
+(the engine's core reads ``__version__`` from this module, and ``racedeck --help`` must
+start without the engine); ``dir(racedeck)`` lists it all the same.
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ if TYPE_CHECKING:
         Match,
         Replay,
         TournamentResult,
-        bots,
-        games,
+        list_bots,
+        list_games,
         load_log,
         play,
-        tournament,
+        run_tournament,
     )
 
 __all__ = [
@@ -34,11 +35,11 @@ __all__ = [
     "Replay",
     "TournamentResult",
     "__version__",
-    "bots",
-    "games",
+    "list_bots",
+    "list_games",
     "load_log",
     "play",
-    "tournament",
+    "run_tournament",
 ]
 
 _API = frozenset(__all__) - {"__version__"}
@@ -47,7 +48,12 @@ _API = frozenset(__all__) - {"__version__"}
 def __getattr__(name: str) -> Any:
     """Load the Python API the first time one of its names is read from ``racedeck``."""
     if name in _API:
-        api = importlib.import_module("racedeck.api")
-        # ``games`` and ``bots`` are the packages of that name, which the API makes callable.
-        return globals()[name] if name in globals() else getattr(api, name)
+        value = getattr(importlib.import_module("racedeck.api"), name)
+        globals()[name] = value  # read once: later reads find it without this hook
+        return value
     raise AttributeError(f"module 'racedeck' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """Return the module's names with the API's, loaded or not."""
+    return sorted(set(globals()) | _API)

@@ -9,9 +9,8 @@ Everything here is importable from ``racedeck`` itself::
 ``play`` runs a match through the same runner as ``racedeck play`` and keeps its log (in
 memory, or in a file); ``load_log`` reads a log through the same reader and fold as
 ``racedeck replay``. In a notebook a match and a replay show as the HTML replay page.
-``racedeck.games()`` and ``racedeck.bots(game)`` list what the installed plugins
-registered: ``racedeck.games`` and ``racedeck.bots`` are also the packages of the built-in
-games and bots, which are callable for these listings (see their ``__init__``).
+``racedeck.list_games()`` and ``racedeck.list_bots(game)`` list what the installed
+plugins registered; ``racedeck.run_tournament(game, bots)`` plays a tournament.
 """
 
 from __future__ import annotations
@@ -38,7 +37,7 @@ from racedeck.core.runner import MatchOutcome, run_match
 from racedeck.core.session import MatchPlan, play_to_log
 from racedeck.core.verify import Verification, verify_log
 from racedeck.plugins import Registry, load_registry
-from racedeck.tournament.script import TournamentResult, tournament
+from racedeck.tournament.script import TournamentResult, run_tournament
 
 __all__ = [
     "BotInfo",
@@ -46,11 +45,11 @@ __all__ = [
     "Match",
     "Replay",
     "TournamentResult",
-    "bots",
-    "games",
+    "list_bots",
+    "list_games",
     "load_log",
     "play",
-    "tournament",
+    "run_tournament",
 ]
 
 
@@ -89,7 +88,7 @@ class BotInfo:
     reproducible: bool
 
 
-def games(*, plugins_dir: str | Path | None = None) -> list[GameInfo]:
+def list_games(*, plugins_dir: str | Path | None = None) -> list[GameInfo]:
     """Return the registered games, by name."""
     found = registry(plugins_dir)
     return [
@@ -104,7 +103,7 @@ def games(*, plugins_dir: str | Path | None = None) -> list[GameInfo]:
     ]
 
 
-def bots(game: str | None = None, *, plugins_dir: str | Path | None = None) -> list[BotInfo]:
+def list_bots(game: str | None = None, *, plugins_dir: str | Path | None = None) -> list[BotInfo]:
     """Return the registered bots that play ``game`` (every bot without one), by name."""
     found = registry(plugins_dir)
     if game is not None:

@@ -1,4 +1,4 @@
-"""The public Python API: racedeck.play, load_log, games(), bots(), Match and Replay."""
+"""The public Python API: racedeck.play, load_log, list_games(), list_bots(), Match, Replay."""
 
 from __future__ import annotations
 
@@ -19,9 +19,21 @@ OPTIONS = {"races": 1}
 
 
 def test_everything_is_importable_from_racedeck() -> None:
-    from racedeck import BotInfo, GameInfo, Match, Replay, bots, games, load_log, play
+    from racedeck import (
+        BotInfo,
+        GameInfo,
+        Match,
+        Replay,
+        TournamentResult,
+        list_bots,
+        list_games,
+        load_log,
+        play,
+        run_tournament,
+    )
 
-    assert all((BotInfo, GameInfo, Match, Replay, bots, games, load_log, play))
+    names = (BotInfo, GameInfo, Match, Replay, TournamentResult, list_bots, list_games)
+    assert all((*names, load_log, play, run_tournament))
     assert racedeck.__version__
 
 
@@ -40,24 +52,25 @@ def test_importing_racedeck_loads_no_engine() -> None:
 
 
 def test_games_and_bots_list_the_registry() -> None:
-    assert [g.name for g in racedeck.games()] == sorted(g.name for g in racedeck.games())
-    famous = next(g for g in racedeck.games() if g.name == "famous-500")
+    assert [g.name for g in racedeck.list_games()] == sorted(g.name for g in racedeck.list_games())
+    famous = next(g for g in racedeck.list_games() if g.name == "famous-500")
     assert (famous.min_players, famous.max_players) == (2, 2)
-    names = [b.name for b in racedeck.bots("wacky-races")]
+    names = [b.name for b in racedeck.list_bots("wacky-races")]
     assert "heuristic" in names and "random" in names
-    human = next(b for b in racedeck.bots("lacorsa") if b.name == "human")
+    human = next(b for b in racedeck.list_bots("lacorsa") if b.name == "human")
     assert not human.reproducible
     with pytest.raises(UnknownGameError):
-        racedeck.bots("chess")
+        racedeck.list_bots("chess")
 
 
-def test_games_and_bots_stay_the_packages_of_the_same_name() -> None:
+def test_games_and_bots_stay_plain_packages_beside_the_listings() -> None:
+    import racedeck.bots.random_bot
     import racedeck.games.lacorsa.rules
 
-    assert racedeck.games.lacorsa.rules is racedeck.games.lacorsa.rules
-    assert callable(racedeck.games) and callable(racedeck.bots)
-    assert racedeck.bots.random_bot.RandomBot  # type: ignore[attr-defined]
-    assert racedeck.games()[0].name == "detroit-cleveland"
+    assert racedeck.games.lacorsa.rules.__name__ == "racedeck.games.lacorsa.rules"
+    assert racedeck.bots.random_bot.RandomBot
+    assert not callable(racedeck.games) and not callable(racedeck.bots)
+    assert racedeck.list_games()[0].name == "detroit-cleveland"
 
 
 def test_play_keeps_the_log_in_memory_and_its_states() -> None:

@@ -12,9 +12,9 @@ from racedeck.core.log import LogWriter
 from racedeck.core.replay import replay_log
 from racedeck.core.runner import run_match
 from racedeck.core.verify import verify_log
-from racedeck.fuzz.hostile import HOSTILE, NEEDS_LIMIT, PLAYS_ON
 from racedeck.plugins import load_registry
 from tests.bots.helpers import REGISTRY
+from tools.fuzz.hostile import HOSTILE, NEEDS_LIMIT, PLAYS_ON, PLUGIN
 
 GAMES = {"lacorsa": {"races": 1}, "wacky-races": {}, "detroit-cleveland": {}, "famous-500": {}}
 IN_PROCESS = sorted(set(HOSTILE) - NEEDS_LIMIT - {"hostile-hard-exit", "hostile-thread"})
@@ -52,9 +52,7 @@ def test_a_cheat_never_reaches_the_log_as_a_legal_move(
     path = tmp_path / "m.jsonl"
     path.write_bytes(log)
     if bot == "hostile-mutator":
-        (tmp_path / "hostile_bots.py").write_text(
-            "from racedeck.fuzz.hostile import racedeck_register_bots  # noqa: F401\n"
-        )
+        (tmp_path / "hostile_bots.py").write_text(PLUGIN)
         # Re-running reproduces it: every move it made was one the engine offered.
         verify_log(load_registry(tmp_path, entry_points=False), path, rerun=True)
     else:

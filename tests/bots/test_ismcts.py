@@ -11,7 +11,6 @@ import pytest
 from racedeck.bots.ismcts import Budget, Ismcts, rewards
 from racedeck.bots.sampling import sampler_for
 from racedeck.bots.selection import WIDEN_ABOVE, select_ucb1
-from racedeck.bots.strength import measure, seat_score
 from racedeck.core.bot import BotSpec
 from racedeck.core.errors import OptionError
 from racedeck.core.game import Capabilities
@@ -20,6 +19,7 @@ from racedeck.core.rng import engine_stream
 from racedeck.core.step import NO_CHANCE, resolve
 from tests.bots.helpers import HEURISTIC, LACORSA, ONE_RACE, RANDOM, REGISTRY, play
 from tests.playing import random_turns
+from tools.strength import measure, seat_score
 
 
 def ismcts(budget: Budget) -> BotSpec:

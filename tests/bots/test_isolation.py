@@ -12,9 +12,9 @@ import pytest
 from racedeck.bots.subprocess_bot import STDERR_KEEP, SubprocessBot, subprocess_spec
 from racedeck.core.bot import BotSpec
 from racedeck.core.replay import replay_log
-from racedeck.fuzz.hostile import HOSTILE
 from tests.bots.helpers import RANDOM, REGISTRY, play
 from tests.bots.test_subprocess import _program, _running
+from tools.fuzz.hostile import HOSTILE
 
 
 def hostile(name: str) -> BotSpec:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from racedeck.bots import ladder
-from racedeck.bots.ladder import END, RUNGS, START, play_row, table, table_sizes, write_into
+from tools import ladder
+from tools.ladder import END, RUNGS, START, play_row, table, table_sizes, write_into
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 MAKEFILE = Path(__file__).resolve().parents[2] / "Makefile"
@@ -38,7 +38,7 @@ def test_the_table_gives_scores_intervals_ratings_deals_and_the_command() -> Non
     text = table("lacorsa", 2, rows)
     row = rows[0]
     assert f"{row.mean:.3f}" in text
-    assert "python -m racedeck.bots.ladder lacorsa --players 2 --rung heuristic --deals 4" in text
+    assert "python -m tools.ladder lacorsa --players 2 --rung heuristic --deals 4" in text
     lines = {
         line.split("|")[1].strip(): line for line in text.splitlines() if line.startswith("| `")
     }
@@ -71,7 +71,7 @@ def test_the_table_is_written_between_the_markers_only(tmp_path: Path) -> None:
 def test_make_strength_writes_the_ladder_into_the_bots_doc() -> None:
     assert START in DOCS.read_text(encoding="utf-8") and END in DOCS.read_text(encoding="utf-8")
     make = MAKEFILE.read_text(encoding="utf-8")
-    assert "strength:" in make and "racedeck.bots.ladder --workers 2 --write docs/bots.md" in make
+    assert "strength:" in make and "tools.ladder --workers 2 --write docs/bots.md" in make
     assert RUNGS == ("random", "heuristic", "ismcts-fast", "ismcts", "ismcts-strong")
 
 

@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 
 from racedeck.bots.sandbox import _UID_BASE, Sandbox, bwrap_path, parse_memory
-from racedeck.bots.sandboxed import sandbox_seats, sandboxed
+from racedeck.bots.sandboxed import sandboxed
 from racedeck.bots.subprocess_bot import subprocess_spec
 from racedeck.cli.app import main
 from racedeck.core import proctree
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import MatchOutcome, run_match
-from racedeck.fuzz.attackers import MARK, WRITTEN, program_source
 from racedeck.tournament.store import Store
 from tests.bots.helpers import LACORSA, ONE_RACE, RANDOM, REGISTRY
+from tools.fuzz.attackers import MARK, WRITTEN, program_source
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
 
@@ -34,7 +34,8 @@ SMALL = Sandbox(memory=256 << 20, processes=16)
 
 def _play(names: list[str], sandbox: Sandbox | None, seed: int = 7) -> tuple[MatchOutcome, bytes]:
     seats = [REGISTRY.bot(name, "lacorsa") for name in names]
-    seats = sandbox_seats(seats, sandbox, entry_points=False)
+    if sandbox is not None:
+        seats = [sandboxed(spec, sandbox, entry_points=False) for spec in seats]
     buffer = io.BytesIO()
     outcome = run_match(LACORSA, ONE_RACE, seats, seed, writer=LogWriter(buffer))
     return outcome, buffer.getvalue()

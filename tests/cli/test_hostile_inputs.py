@@ -12,6 +12,7 @@ import pytest
 
 from racedeck.cli.app import main
 from racedeck.core.errors import EXIT_BAD_INPUT, EXIT_USAGE
+from tools.fuzz.hostile import PLUGIN
 
 
 def test_play_refuses_a_folder_as_its_log_before_playing(
@@ -84,9 +85,7 @@ def test_json_output_stays_json_when_a_bot_prints(
 ) -> None:
     plugins = tmp_path / "plugins"
     plugins.mkdir()
-    (plugins / "hostile_bots.py").write_text(
-        "from racedeck.fuzz.hostile import racedeck_register_bots  # noqa: F401\n"
-    )
+    (plugins / "hostile_bots.py").write_text(PLUGIN)
     code = main(
         ["play", "lacorsa", "-s", "hostile-printer", "-s", "random", "--no-log", "--json",
          "--plugins-dir", str(plugins)]
@@ -110,9 +109,7 @@ def test_replay_at_a_negative_event_is_a_usage_error(
 def test_a_thread_a_bot_leaves_running_does_not_keep_play_from_exiting(tmp_path: Path) -> None:
     plugins = tmp_path / "plugins"
     plugins.mkdir()
-    (plugins / "hostile_bots.py").write_text(
-        "from racedeck.fuzz.hostile import racedeck_register_bots  # noqa: F401\n"
-    )
+    (plugins / "hostile_bots.py").write_text(PLUGIN)
     done = subprocess.run(
         [sys.executable, "-m", "racedeck", "play", "lacorsa", "-s", "hostile-thread",
          "-s", "random", "--no-log", "--plugins-dir", str(plugins)],

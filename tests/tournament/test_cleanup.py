@@ -15,6 +15,7 @@ import pytest
 
 from racedeck.core.errors import EXIT_USAGE
 from tests.tournament.conftest import rows, run_cli
+from tools.fuzz.hostile import PLUGIN
 
 PLUGINS = Path(__file__).parent / "plugins"
 
@@ -119,9 +120,7 @@ def test_a_bot_that_leaves_a_thread_running_does_not_hang_a_tournament(
 ) -> None:
     plugins = tmp_path / "plugins"
     plugins.mkdir()
-    (plugins / "hostile_bots.py").write_text(
-        "from racedeck.fuzz.hostile import racedeck_register_bots  # noqa: F401\n"
-    )
+    (plugins / "hostile_bots.py").write_text(PLUGIN)
     args = ["tournament", "lacorsa", "-o", "races=1", "--plugins-dir", str(plugins),
             "--bot", "random", "--bot", "hostile-thread", "--players", "2", "--matches", "4",
             "--workers", "2", "--db", str(tmp_path / "t.sqlite")]

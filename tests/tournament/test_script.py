@@ -1,4 +1,4 @@
-"""A tournament from Python: racedeck.tournament(...) gives the command's figures as records."""
+"""A tournament from Python: racedeck.run_tournament gives the command's figures as records."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def test_a_tournament_from_python_matches_the_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = dict(matches=6, seed=2, options={"races": 1})
-    result = racedeck.tournament("lacorsa", ["heuristic", "random", "ismcts-fast"], **args)
+    result = racedeck.run_tournament("lacorsa", ["heuristic", "random", "ismcts-fast"], **args)
     assert isinstance(result, TournamentResult) and result.complete and result.db is None
     assert [m["index"] for m in result.matches] == list(range(6))
     assert all(isinstance(m["seed"], int) and m["status"] == "ok" for m in result.matches)
@@ -41,15 +41,15 @@ def test_a_kept_database_goes_on_and_bad_input_raises_the_commands_error(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "kept.sqlite"
-    first = racedeck.tournament("lacorsa", ["heuristic", "random"], matches=2,
-                                options={"races": 1}, db=db)
-    again = racedeck.tournament("lacorsa", ["heuristic", "random"], matches=2,
-                                options={"races": 1}, db=db)
+    first = racedeck.run_tournament("lacorsa", ["heuristic", "random"], matches=2,
+                                    options={"races": 1}, db=db)
+    again = racedeck.run_tournament("lacorsa", ["heuristic", "random"], matches=2,
+                                    options={"races": 1}, db=db)
     assert first.db == db and again.matches == first.matches
     with pytest.raises(UsageError, match="holds another tournament"):
-        racedeck.tournament("lacorsa", ["heuristic", "random"], matches=4, db=db)
+        racedeck.run_tournament("lacorsa", ["heuristic", "random"], matches=4, db=db)
     with pytest.raises(UsageError, match="not reproducible"):
-        racedeck.tournament("lacorsa", ["ismcts-timed", "random"], matches=2)
+        racedeck.run_tournament("lacorsa", ["ismcts-timed", "random"], matches=2)
 
 
 def test_the_python_example_of_docs_tournaments_runs(

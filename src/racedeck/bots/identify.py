@@ -17,7 +17,6 @@ import contextlib
 import functools
 import os
 import stat
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -85,8 +84,3 @@ def _expecting(spec: BotSpec, identity: str) -> SubprocessBot:
     assert isinstance(bot, SubprocessBot)
     bot.expect = identity
     return bot
-
-
-def identified_seats(seats: Sequence[BotSpec], game: AnyGame) -> list[BotSpec]:
-    """Return every seat's spec, programs identified (see ``identified``)."""
-    return [identified(spec, game) for spec in seats]

@@ -101,22 +101,6 @@ def _host_bot(
     return bot
 
 
-def sandbox_seats(
-    seats: Sequence[BotSpec],
-    sandbox: Sandbox | None,
-    *,
-    plugins_dir: Path | None = None,
-    entry_points: bool = True,
-) -> list[BotSpec]:
-    """Return the seats' specs, sandboxed when ``sandbox`` is given, else unchanged."""
-    if sandbox is None:
-        return list(seats)
-    return [
-        sandboxed(spec, sandbox, plugins_dir=plugins_dir, entry_points=entry_points)
-        for spec in seats
-    ]
-
-
 class SandboxedCatalogue:
     """A catalogue whose every bot is sandboxed: what ``--sandbox`` hands a command."""
 

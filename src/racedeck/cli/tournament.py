@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -15,6 +15,9 @@ from typer.core import TyperGroup
 from racedeck.cli.common import JsonFlag, OptionList, PluginsDir, emit_json, parse_options, registry
 from racedeck.cli.sandboxing import BotMemory, SandboxFlag, sandbox_memory, sandbox_of
 from racedeck.core.errors import UsageError
+
+if TYPE_CHECKING:
+    from racedeck.tournament.gate import Sprt
 
 
 class _TournamentGroup(TyperGroup):
@@ -72,15 +75,6 @@ RayAddress = Annotated[
     str | None, typer.Option("--ray-address", help="Join this Ray cluster (default: a local one).")
 ]
 
-LogCompression = Annotated[
-    str,
-    typer.Option(
-        "--log-compression",
-        help="How kept logs are stored: gzip (match-N.jsonl.gz) or none (match-N.jsonl).",
-    ),
-]
-
-
 ReportEveryOption = Annotated[
     str | None,
     typer.Option(
@@ -92,39 +86,90 @@ ReportEveryOption = Annotated[
 ]
 
 
+
+# The options of ``tournament``.
+Matches = Annotated[
+    int | None,
+    typer.Option("--matches", "-n", help="Matches to play (default: whole cycles, at least 100)."),
+]
+TournamentSeed = Annotated[
+    int, typer.Option(help="The tournament seed; each match's derives from it.")
+]
+Format = Annotated[
+    str, typer.Option("--format", "-f", help="round-robin, duplicate or gauntlet (first bot).")
+]
+TournamentPlayers = Annotated[
+    int | None, typer.Option("--players", "-p", help="Seats per match (default: one per bot).")
+]
+TournamentDb = Annotated[
+    Path | None, typer.Option("--db", help="The tournament database (default: in logs/).")
+]
+KeepLogs = Annotated[
+    str, typer.Option("--keep-logs", help="Match logs to keep: none, all or failures.")
+]
+LogCompression = Annotated[
+    str,
+    typer.Option(
+        "--log-compression",
+        help="How kept logs are stored: gzip (match-N.jsonl.gz) or none (match-N.jsonl).",
+    ),
+]
+FaultPolicyOption = Annotated[
+    str, typer.Option(help="What a bot's crash or illegal action costs: forfeit or substitute.")
+]
+
+# The options of ``gate``.
+Candidate = Annotated[str, typer.Option("--candidate", help="The bot that should be better.")]
+Baseline = Annotated[str, typer.Option("--baseline", help="The bot to beat.")]
+JudgedDb = Annotated[
+    Path | None,
+    typer.Option(
+        "--db", help="Judge this tournament's recorded matches instead of playing a gate."
+    ),
+]
+Field = Annotated[
+    str | None,
+    typer.Option("--field", help="The bot in every other seat (default: the baseline)."),
+]
+GatePlayers = Annotated[
+    int | None, typer.Option("--players", "-p", help="Seats per match (default: the fewest).")
+]
+Alpha = Annotated[float, typer.Option(help="Chance of calling it better when it is not.")]
+Beta = Annotated[float, typer.Option(help="Chance of missing a real margin.")]
+Margin = Annotated[
+    float,
+    typer.Option(help="The margin to detect: the candidate wins 0.5 + MARGIN of decisive deals."),
+]
+MaxMatches = Annotated[
+    int, typer.Option("--max-matches", help="Give up undecided after this many matches.")
+]
+GateSeed = Annotated[int, typer.Option(help="The gate's seed; each deal's derives from it.")]
+SavedDb = Annotated[
+    Path | None,
+    typer.Option(
+        "--save",
+        help="Keep every match in this database; the same gate run again with it goes on"
+        " where it stopped (a higher --max-matches plays on) without playing a match twice.",
+    ),
+]
+
+
 @tournament_app.command(_RUN, hidden=True)
 def run_command(
     game: Annotated[str, typer.Argument(help="The game, as `racedeck games` names it.")],
     bot: Annotated[list[str], typer.Option("--bot", "-b", help="A bot to enter; repeat for more.")],
-    matches: Annotated[
-        int | None,
-        typer.Option(
-            "--matches", "-n", help="Matches to play (default: whole cycles, at least 100)."
-        ),
-    ] = None,
-    seed: Annotated[
-        int, typer.Option(help="The tournament seed; each match's derives from it.")
-    ] = 0,
-    format: Annotated[
-        str, typer.Option("--format", "-f", help="round-robin, duplicate or gauntlet (first bot).")
-    ] = "round-robin",
-    players: Annotated[
-        int | None, typer.Option("--players", "-p", help="Seats per match (default: one per bot).")
-    ] = None,
+    matches: Matches = None,
+    seed: TournamentSeed = 0,
+    format: Format = "round-robin",
+    players: TournamentPlayers = None,
     option: OptionList = None,
     workers: Workers = None,
     executor: ExecutorKind = "local",
     ray_address: RayAddress = None,
-    db: Annotated[
-        Path | None, typer.Option("--db", help="The tournament database (default: in logs/).")
-    ] = None,
-    keep_logs: Annotated[
-        str, typer.Option("--keep-logs", help="Match logs to keep: none, all or failures.")
-    ] = "none",
+    db: TournamentDb = None,
+    keep_logs: KeepLogs = "none",
     log_compression: LogCompression = "gzip",
-    fault_policy: Annotated[
-        str, typer.Option(help="What a bot's crash or illegal action costs: forfeit or substitute.")
-    ] = "forfeit",
+    fault_policy: FaultPolicyOption = "forfeit",
     time_limit: TimeLimit = None,
     report_every: ReportEveryOption = None,
     allow_unreproducible: AllowUnreproducible = False,
@@ -249,51 +294,23 @@ def gate_command(
         str | None,
         typer.Argument(help="The game, as `racedeck games` names it (not with --db)."),
     ] = None,
-    candidate: Annotated[
-        str, typer.Option("--candidate", help="The bot that should be better.")
-    ] = "",
-    baseline: Annotated[str, typer.Option("--baseline", help="The bot to beat.")] = "",
-    db: Annotated[
-        Path | None,
-        typer.Option(
-            "--db", help="Judge this tournament's recorded matches instead of playing a gate."
-        ),
-    ] = None,
-    field: Annotated[
-        str | None,
-        typer.Option("--field", help="The bot in every other seat (default: the baseline)."),
-    ] = None,
-    players: Annotated[
-        int | None, typer.Option("--players", "-p", help="Seats per match (default: the fewest).")
-    ] = None,
-    alpha: Annotated[
-        float, typer.Option(help="Chance of calling it better when it is not.")
-    ] = 0.05,
-    beta: Annotated[float, typer.Option(help="Chance of missing a real margin.")] = 0.05,
-    margin: Annotated[
-        float,
-        typer.Option(
-            help="The margin to detect: the candidate wins 0.5 + MARGIN of decisive deals."
-        ),
-    ] = 0.1,
-    max_matches: Annotated[
-        int, typer.Option("--max-matches", help="Give up undecided after this many matches.")
-    ] = 2000,
-    seed: Annotated[int, typer.Option(help="The gate's seed; each deal's derives from it.")] = 0,
+    candidate: Candidate = "",
+    baseline: Baseline = "",
+    db: JudgedDb = None,
+    field: Field = None,
+    players: GatePlayers = None,
+    alpha: Alpha = 0.05,
+    beta: Beta = 0.05,
+    margin: Margin = 0.1,
+    max_matches: MaxMatches = 2000,
+    seed: GateSeed = 0,
     option: OptionList = None,
     time_limit: TimeLimit = None,
     workers: Workers = None,
     executor: ExecutorKind = "local",
     ray_address: RayAddress = None,
     report_every: ReportEveryOption = None,
-    save: Annotated[
-        Path | None,
-        typer.Option(
-            "--save",
-            help="Keep every match in this database; the same gate run again with it goes on"
-            " where it stopped (a higher --max-matches plays on) without playing a match twice.",
-        ),
-    ] = None,
+    save: SavedDb = None,
     allow_unreproducible: AllowUnreproducible = False,
     json: JsonFlag = False,
     plugins_dir: PluginsDir = None,
@@ -304,20 +321,12 @@ def gate_command(
     import msgspec
 
     from racedeck.cli import tournament_play as run
-    from racedeck.tournament.gate import Sprt
     from racedeck.tournament.plan import plan_tournament
     from racedeck.tournament.progress import DEFAULT_REPORT_EVERY, parse_report_every
 
     confine = sandbox_of(sandbox, bot_memory)
     every = parse_report_every(report_every) if report_every is not None else DEFAULT_REPORT_EVERY
-    if not candidate or not baseline:
-        raise UsageError("gate needs --candidate BOT and --baseline BOT")
-    if candidate == baseline:
-        raise UsageError("--candidate and --baseline must be different bots")
-    try:
-        sprt = Sprt(alpha=alpha, beta=beta, p1=0.5 + margin)
-    except ValueError as exc:
-        raise UsageError(f"gate: {exc}") from None
+    sprt = _gate_test(candidate, baseline, alpha, beta, margin)
     if db is not None:
         if save is not None:
             raise UsageError("--db judges a tournament that already ran; --save plays a gate")
@@ -355,6 +364,20 @@ def gate_command(
             saved.close()
     run.print_verdict(result, json)
     raise typer.Exit(run.GATE_EXIT_CODES[result.decision])
+
+
+def _gate_test(candidate: str, baseline: str, alpha: float, beta: float, margin: float) -> Sprt:
+    """Return the gate's sequential test, refusing a gate without two different bots."""
+    from racedeck.tournament.gate import Sprt
+
+    if not candidate or not baseline:
+        raise UsageError("gate needs --candidate BOT and --baseline BOT")
+    if candidate == baseline:
+        raise UsageError("--candidate and --baseline must be different bots")
+    try:
+        return Sprt(alpha=alpha, beta=beta, p1=0.5 + margin)
+    except ValueError as exc:
+        raise UsageError(f"gate: {exc}") from None
 
 
 def register(app: typer.Typer) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Never
 
-EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_BAD_INPUT = 3

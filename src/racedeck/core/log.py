@@ -5,161 +5,81 @@ order), flushed as soon as it is written, and chained to the line before it by h
 truncated or altered log is found and named by line number while its intact prefix still
 replays.
 
-A log may be stored compressed with gzip (a tournament keeps its logs as
-``match-0000042.jsonl.gz``). ``open_log`` is the one place a log file is opened for
-reading: it recognises a gzip file by its first bytes, whatever its name, so every
-command that reads logs reads compressed ones too.
+This module reads a log (``LogReader``) and is where every part of the log is imported
+from: its lines' structs (``racedeck.core.log_lines``), its writer
+(``racedeck.core.log_writer``) and the opening of plain and gzip-compressed log files
+(``racedeck.core.log_files``).
 """
 
 from __future__ import annotations
 
-import gzip
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO
 
 import msgspec
 
 from racedeck.core.errors import LogError
 from racedeck.core.hashing import chain, header_hash
-from racedeck.core.model import Result
+from racedeck.core.log_files import (
+    DAMAGED_COMPRESSION,
+    GZIP_MAGIC,
+    ZSTD_MAGIC,
+    decompressing,
+    open_log,
+)
+from racedeck.core.log_lines import (
+    END_MATCH,
+    LOG_FORMAT,
+    MAX_DEPTH,
+    MAX_LINE,
+    READABLE_FORMATS,
+    TURN_PREFIX,
+    DebugNote,
+    Fault,
+    Forfeit,
+    ForkOrigin,
+    Header,
+    ResultLine,
+    SeatEntry,
+    encode,
+    forfeit_result,
+    json_depth_ok,
+    seal_result,
+    turn_body,
+)
+from racedeck.core.log_writer import LogWriter
 
-LOG_FORMAT = 3
-"""The version of the log format this engine writes.
-
-Format 3 writes each decision as one line, the actor and its action with the events it
-caused (``turn`` lines); format 2 wrote one line per event and chained the result line
-like every other line (its ``line_hash``); format 1 logs, whose result line carries no
-hash of its own, are still read (formats 1 and 2 through ``racedeck.core.legacy_log``).
-"""
-READABLE_FORMATS = (1, 2, 3)
-"""The log format versions this engine reads."""
-MAX_LINE = 16 << 20
-"""The longest log line read, in bytes: a longer one is refused, not read into memory."""
-MAX_DEPTH = 64
-"""The deepest nesting of JSON arrays and objects a log line may have."""
-END_MATCH = "end_match "
-"""How the reason of a fault raised after the match (by ``end_match``) begins."""
-
-
-class SeatEntry(msgspec.Struct, frozen=True, kw_only=True):
-    """One seat of a match as the header records it."""
-
-    bot: str
-    version: str = "1"
-
-
-class ForkOrigin(msgspec.Struct, frozen=True, kw_only=True):
-    """Where a forked match branched off: its parent log's last hash and the event number."""
-
-    parent_hash: str
-    at: int
-
-
-class Header(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """The first line of a log: everything needed to run the match again."""
-
-    kind: str
-    format: int
-    engine: str
-    game: str
-    rules_version: str
-    options: dict[str, Any]
-    players: int
-    seed: int
-    seats: tuple[SeatEntry, ...]
-    fault_policy: str
-    fork: ForkOrigin | None = None
-    state_version: int = 1
-    """The game's state schema version; the final-state hash is only comparable within it."""
-
-
-class Fault(msgspec.Struct, frozen=True, kw_only=True):
-    """A bot misbehaved: what it did and what the engine did about it."""
-
-    seat: int
-    bot: str
-    reason: str
-    policy: str
-
-
-class DebugNote(msgspec.Struct, frozen=True, kw_only=True):
-    """Text a bot chose to leave in the log about a decision (not a fault)."""
-
-    seat: int
-    bot: str
-    text: str
-
-
-class Forfeit(msgspec.Struct, frozen=True, kw_only=True):
-    """The match ended early because a seat forfeited it."""
-
-    seat: int
-    reason: str
-
-
-class ResultLine(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """The last line of a complete log.
-
-    ``hash`` is the hash of the line before it; ``line_hash`` (format 2) chains this
-    line's own canonical bytes (without ``line_hash``) to it, as every other line is.
-    """
-
-    kind: str
-    events: int
-    hash: str
-    state_hash: str
-    result: dict[str, Any]
-    forfeit: Forfeit | None = None
-    line_hash: str = ""
-
-
-def forfeit_result(players: int, forfeit: Forfeit, unit: str = "points") -> Result:
-    """Return the result of a forfeited match: the forfeiting seat last, the others tied first."""
-    ranks = tuple(players if seat == forfeit.seat else 1 for seat in range(players))
-    return Result(
-        ranks=ranks,
-        scores=(0,) * players,
-        unit=unit,
-        summary=(f"seat {forfeit.seat} forfeited: {forfeit.reason}",),
-    )
-
-
-def seal_result(previous: str, line: ResultLine) -> ResultLine:
-    """Return ``line`` with its ``line_hash``: its canonical bytes chained to ``previous``."""
-    body = msgspec.structs.replace(line, line_hash="")
-    return msgspec.structs.replace(body, line_hash=chain(previous, encode(body)))
-
-
-def json_depth_ok(raw: bytes, limit: int = MAX_DEPTH) -> bool:
-    """Return True when the JSON text ``raw`` nests arrays and objects at most ``limit`` deep.
-
-    Brackets inside strings are skipped; the text need not be valid JSON (the decoder
-    judges that). Deep nesting would exhaust the decoders' recursion, so it is refused
-    before decoding.
-    """
-    if raw.count(b"[") + raw.count(b"{") <= limit:
-        return True
-    depth = 0
-    in_string = escaped = False
-    for byte in raw:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:  # quote
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):
-            depth += 1
-            if depth > limit:
-                return False
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
-    return True
+__all__ = [
+    "DAMAGED_COMPRESSION",
+    "END_MATCH",
+    "GZIP_MAGIC",
+    "LOG_FORMAT",
+    "MAX_DEPTH",
+    "MAX_LINE",
+    "READABLE_FORMATS",
+    "TURN_PREFIX",
+    "ZSTD_MAGIC",
+    "DebugNote",
+    "Decision",
+    "Fault",
+    "Forfeit",
+    "ForkOrigin",
+    "Header",
+    "LogEntry",
+    "LogReader",
+    "LogWriter",
+    "ResultLine",
+    "SeatEntry",
+    "decompressing",
+    "encode",
+    "forfeit_mismatch",
+    "forfeit_result",
+    "json_depth_ok",
+    "open_log",
+    "seal_result",
+    "turn_body",
+]
 
 
 class _AnyLine(msgspec.Struct, frozen=True):
@@ -175,166 +95,13 @@ class _AnyLine(msgspec.Struct, frozen=True):
     """A turn line's events; a number on the result line, which says how many events."""
 
 
-TURN_PREFIX = b'{"kind":"turn","seq":%d,"hash":"%s",'
-"""How a turn line begins; the hash chains the rest of the line (``turn_body``)."""
-
-
-def turn_body(actor: int, action: bytes | None, events: bytes) -> bytes:
-    """Return the part of a turn line its hash covers: seat, action and events, as written.
-
-    A seat's decision names the seat (``by``) and its action (``act``); the engine's turn
-    (``actor`` -1) names neither. ``events`` is the canonical JSON array of the events.
-    The names are short because they are on every line: a log of decisions stays within
-    a few percent of the size of the one-event-a-line format before it.
-    """
-    if action is None:
-        return b'"events":%s}' % events
-    return b'"by":%d,"act":%s,"events":%s}' % (actor, action, events)
-
-
-GZIP_MAGIC = b"\x1f\x8b"
-"""The first two bytes of every gzip file."""
-ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
-"""The first four bytes of a Zstandard frame (recognised, to be refused clearly)."""
-
-DAMAGED_COMPRESSION: tuple[type[BaseException], ...] = (EOFError, zlib.error, gzip.BadGzipFile)
-"""What reading a damaged or cut-off gzip file raises."""
-
-
-def open_log(path: str | Path) -> IO[bytes]:
-    """Open a log file for reading its lines, decompressing it when it is gzip-compressed.
-
-    Raises ``LogError`` (line 0) when the file cannot be opened or is compressed in a
-    format racedeck does not read.
-    """
-    try:
-        with open(path, "rb") as probe:
-            magic = probe.read(4)
-        if magic.startswith(GZIP_MAGIC):
-            return cast(IO[bytes], gzip.open(path, "rb"))
-        if magic == ZSTD_MAGIC:
-            raise LogError(
-                str(path), 0, "compressed with zstd, which racedeck does not read: unpack it first"
-            )
-        return open(path, "rb")
-    except OSError as exc:
-        raise LogError(str(path), 0, f"cannot open: {exc.strerror}") from None
-
-
-def decompressing(stream: IO[bytes]) -> IO[bytes]:
-    """Return ``stream``, read through gzip when it holds a gzip file (seekable streams only)."""
-    if not stream.seekable():
-        return stream
-    start = stream.tell()
-    magic = stream.read(2)
-    stream.seek(start)
-    if magic == GZIP_MAGIC:
-        return cast(IO[bytes], gzip.GzipFile(fileobj=stream, mode="rb"))
-    return stream
-
-
-_encoder = msgspec.json.Encoder()
 _line_decoder = msgspec.json.Decoder(_AnyLine)
 _header_decoder = msgspec.json.Decoder(Header)
 _result_decoder = msgspec.json.Decoder(ResultLine)
 _fault_decoder = msgspec.json.Decoder(Fault)
 _debug_decoder = msgspec.json.Decoder(DebugNote)
 _raw_list_decoder = msgspec.json.Decoder(list[msgspec.Raw])
-
-
-def encode(value: Any) -> bytes:
-    """Return the canonical JSON bytes of ``value``."""
-    return _encoder.encode(value)
-
-
-class LogWriter:
-    """Appends a match's lines to a file, flushing each one, and chains their hashes."""
-
-    def __init__(self, stream: IO[bytes]) -> None:
-        self._stream = stream
-        self._hash = ""
-        self._seq = 0
-        self._format = LOG_FORMAT
-
-    @property
-    def last_hash(self) -> str:
-        """The hash of the last line written so far."""
-        return self._hash
-
-    def header(self, header: Header) -> None:
-        """Write the header line and start the hash chain."""
-        raw = encode(header)
-        self._format = header.format
-        self._hash = header_hash(raw)
-        self._write(raw)
-
-    def event(self, event_bytes: bytes) -> None:
-        """Write one event, given as its canonical bytes."""
-        self._hash = chain(self._hash, event_bytes)
-        self._write(
-            b'{"kind":"event","seq":%d,"hash":"%s","event":%s}'
-            % (self._seq, self._hash.encode(), event_bytes)
-        )
-        self._seq += 1
-
-    def turn(self, actor: int, action: bytes | None, events: list[bytes]) -> None:
-        """Write one decision: the actor, its action's canonical bytes, and its events' bytes.
-
-        The engine's turn has no action (``None``). Under a header of format 3 it is one
-        line; re-running a format 1 or 2 log writes its events one a line, as it was.
-        """
-        if self._format < 3:
-            for event in events:
-                self.event(event)
-            return
-        body = turn_body(actor, action, b"[" + b",".join(events) + b"]")
-        self._hash = chain(self._hash, body)
-        self._write(TURN_PREFIX % (self._seq, self._hash.encode()) + body)
-        self._seq += len(events)
-
-    def decision(self, actor: int, action: Any, events: list[Any]) -> None:
-        """Write one decision given as objects: the actor, its action (None: the engine's), events.
-
-        What ``turn`` writes for their canonical bytes; the events are encoded in one go.
-        """
-        if self._format < 3:
-            self.turn(actor, None, [encode(event) for event in events])
-            return
-        body = turn_body(actor, None if action is None else encode(action), encode(events))
-        self._hash = chain(self._hash, body)
-        self._write(TURN_PREFIX % (self._seq, self._hash.encode()) + body)
-        self._seq += len(events)
-
-    def fault(self, fault: Fault) -> None:
-        """Write a fault line, chained like an event but not folded into the state."""
-        raw = encode(fault)
-        self._hash = chain(self._hash, raw)
-        self._write(
-            b'{"kind":"fault","seq":%d,"hash":"%s","fault":%s}'
-            % (self._seq, self._hash.encode(), raw)
-        )
-
-    def debug(self, note: DebugNote) -> None:
-        """Write a bot's debug note, chained like an event but not folded into the state."""
-        raw = encode(note)
-        self._hash = chain(self._hash, raw)
-        self._write(
-            b'{"kind":"debug","seq":%d,"hash":"%s","debug":%s}'
-            % (self._seq, self._hash.encode(), raw)
-        )
-
-    def result(self, line: ResultLine) -> None:
-        """Write the result line that marks the log complete, chained to the line before.
-
-        A log whose header names format 1 (re-running an old log) gets an unchained one.
-        """
-        if self._format >= 2:
-            line = seal_result(self._hash, line)
-        self._write(encode(line))
-
-    def _write(self, raw: bytes) -> None:
-        self._stream.write(raw + b"\n")
-        self._stream.flush()
+_UNREADABLE: tuple[type[BaseException], ...] = (*DAMAGED_COMPRESSION, OSError)
 
 
 class Decision(msgspec.Struct, frozen=True):
@@ -411,16 +178,23 @@ class LogReader:
     def _damaged(self, line: int, exc: BaseException) -> LogError:
         return self._fail(line, f"the compressed log is damaged or cut off ({exc})")
 
+    def _unreadable(self, line: int, exc: BaseException) -> LogError:
+        """Return the error for a line that could not be read: damaged, or not readable."""
+        if isinstance(exc, DAMAGED_COMPRESSION):
+            return self._damaged(line, exc)
+        return self._fail(line, f"cannot read: {getattr(exc, 'strerror', None) or exc}")
+
+    def _too_long(self, line: int) -> LogError:
+        return self._fail(line, f"a line longer than {MAX_LINE} bytes: not a racedeck log")
+
     def _readline(self, line: int) -> bytes:
         """Return the next line, at most ``MAX_LINE`` bytes of it; refuse a longer one."""
         try:
             raw = self._file.readline(MAX_LINE + 1)
-        except DAMAGED_COMPRESSION as exc:
-            raise self._damaged(line, exc) from None
-        except OSError as exc:
-            raise self._fail(line, f"cannot read: {exc.strerror or exc}") from None
+        except _UNREADABLE as exc:
+            raise self._unreadable(line, exc) from None
         if len(raw) > MAX_LINE:
-            raise self._fail(line, f"a line longer than {MAX_LINE} bytes: not a racedeck log")
+            raise self._too_long(line)
         return raw
 
     def _read_header(self) -> Header:
@@ -453,6 +227,24 @@ class LogReader:
         self.last_hash = header_hash(raw.rstrip(b"\n"))
         return header
 
+    def _note_line(self, lineno: int, line: _AnyLine, expected: int, last_hash: str) -> LogEntry:
+        """Check a fault or debug line's place in the chain and return its entry.
+
+        On success ``last_hash`` becomes the line's hash.
+        """
+        payload = bytes(line.fault if line.kind == "fault" else line.debug)
+        last_hash = chain(last_hash, payload)
+        if last_hash != line.hash:
+            raise self._fail(lineno, f"hash mismatch at a {line.kind} line: the log was altered")
+        if line.seq != expected:
+            raise self._fail(
+                lineno,
+                f"a {line.kind} line numbered {line.seq} after {expected} "
+                f"events (it must be {expected})",
+            )
+        self.last_hash = last_hash
+        return self._note(lineno, line.seq, line.kind, payload)
+
     def _note(self, lineno: int, seq: int, kind: str, payload: bytes) -> LogEntry:
         """Decode a fault or debug line's payload into its entry."""
         try:
@@ -476,16 +268,12 @@ class LogReader:
                 # ``_readline`` written out: this loop runs once a line of every log read.
                 try:
                     raw = read(MAX_LINE + 1)
-                except DAMAGED_COMPRESSION as exc:
-                    raise self._damaged(lineno + 1, exc) from None
-                except OSError as exc:
-                    raise self._fail(lineno + 1, f"cannot read: {exc.strerror or exc}") from None
+                except _UNREADABLE as exc:
+                    raise self._unreadable(lineno + 1, exc) from None
                 if not raw:
                     break
                 if len(raw) > MAX_LINE:
-                    raise self._fail(
-                        lineno + 1, f"a line longer than {MAX_LINE} bytes: not a racedeck log"
-                    )
+                    raise self._too_long(lineno + 1)
                 lineno += 1
                 self.lines_read = lineno
                 if self.result is not None:
@@ -531,20 +319,8 @@ class LogReader:
                     expected_seq += len(events)
                     self.events_read = expected_seq
                 elif line.kind in ("fault", "debug"):
-                    payload = bytes(line.fault if line.kind == "fault" else line.debug)
-                    last_hash = chain(last_hash, payload)
-                    if last_hash != line.hash:
-                        raise self._fail(
-                            lineno, f"hash mismatch at a {line.kind} line: the log was altered"
-                        )
-                    if line.seq != expected_seq:
-                        raise self._fail(
-                            lineno,
-                            f"a {line.kind} line numbered {line.seq} after {expected_seq} "
-                            f"events (it must be {expected_seq})",
-                        )
-                    self.last_hash = last_hash
-                    entry = self._note(lineno, line.seq, line.kind, payload)
+                    entry = self._note_line(lineno, line, expected_seq, last_hash)
+                    last_hash = self.last_hash
                     if entry.fault is not None:
                         faults.append(entry)
                     yield entry

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
@@ -50,8 +50,8 @@ from racedeck.core.log import (
 )
 from racedeck.core.model import Options, Result
 
-FaultPolicy = Literal["forfeit", "substitute"]
 FAULT_POLICIES: tuple[str, ...] = ("forfeit", "substitute")
+
 
 @dataclass
 class MatchOutcome:

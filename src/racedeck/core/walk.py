@@ -86,6 +86,120 @@ class _Source:
             self._replay.debug.append(entry.debug)
 
 
+class _Walk:
+    """The state of one walk: the log's decisions, the ones not yet resolved, the errors."""
+
+    def __init__(self, game: AnyGame, reader: LogReader, replay: Replay) -> None:
+        self.game = game
+        self.reader = reader
+        self.replay = replay
+        self.path = reader.path
+        self.header = replay.header
+        self.prefix_end = self.header.fork.at + 1 if self.header.fork is not None else 0
+        self.source = _Source(reader, replay)
+        # Decisions read and offered to the driver, not yet resolved: a sealed step's seats
+        # are all asked before any is resolved.
+        self.pending: deque[tuple[int, int, Decision, Action | None]] = deque()
+        self.broken: list[LogError] = []
+        self.decode_action = game.action_decoder.decode
+
+    def read(self) -> tuple[int, int, Decision] | None:
+        """Return the next decision, or None at the end or at a bad line (kept in ``broken``)."""
+        try:
+            return self.source.next()
+        except LogError as exc:  # a bad line: what was read before it still replays
+            self.broken.append(exc)
+            return None
+
+    def ask(self, state: Any, seat: int, legal: tuple[Action, ...]) -> Action | None:
+        """Answer for ``seat`` with its recorded action, the engine's legal copy of it."""
+        found = self.read()
+        if found is None:
+            return None
+        line, seq, decision = found
+        try:
+            chosen = self.legal_action(line, seat, decision, legal)
+        except LogError as exc:
+            self.broken.append(exc)
+            return None
+        self.pending.append((line, seq, decision, chosen))
+        return chosen
+
+    def legal_action(
+        self, line: int, seat: int, decision: Decision, legal: tuple[Action, ...]
+    ) -> Action:
+        """Return the legal action ``decision`` records for ``seat``; refuse any other."""
+        path = self.path
+        if decision.actor != seat:
+            raise LogError(
+                path, line, f"a decision of {_who(decision.actor)} where seat {seat} is to act"
+            )
+        assert decision.action is not None
+        try:
+            action = self.decode_action(decision.action)
+        except (msgspec.DecodeError, RecursionError) as exc:
+            raise LogError(path, line, f"not a {self.game.name} action: {exc}") from None
+        # The engine's copy of the action, found by equality in C (``tuple.index``);
+        # ``choose``'s own rule (the very type, equal) decides when that is unsure.
+        try:
+            chosen: Action | None = legal[legal.index(action)]
+        except ValueError:
+            chosen = None
+        if chosen is None or type(chosen) is not type(action):
+            chosen = choose(legal, action)
+        if chosen is None:
+            raise LogError(path, line, f"seat {seat}'s action {shown(action)} is not legal there")
+        return chosen
+
+    def engine_turn(self, state: Any, seq: int) -> Turn[Any, Any]:
+        """Return the engine's turn at event ``seq``, decided again (as recorded in a prefix)."""
+        found = self.read()
+        if found is None:
+            raise _Ended
+        line, _seq, decision = found
+        if decision.actor != ENGINE:
+            raise LogError(
+                self.path, line, f"a decision of {_who(decision.actor)} where the engine is to act"
+            )
+        self.pending.append((line, seq, decision, None))
+        header = self.header
+        if seq < self.prefix_end:
+            return _as_recorded(self.game, state, (line, seq, decision), header.players, self.path)
+        turn = StatesTurn(self.game, state, engine_stream(header.seed, seq))
+        self.game.resolve(turn, ENGINE, None)
+        return turn
+
+    def checked(self, actor: int, turn: StatesTurn, first: int) -> Iterator[tuple[int, Any, Any]]:
+        """Yield the events the oldest pending decision gave, refusing any the log lacks."""
+        line, seq, decision, _chosen = self.pending.popleft()
+        produced = turn.events[first:] if first else turn.events
+        if encode(produced) != b"[" + b",".join(decision.events) + b"]":
+            raise LogError(
+                self.path,
+                line,
+                f"the events of {_who(actor)}'s decision at event {seq} are not the ones "
+                "it gives: the log was edited",
+            )
+        states = turn.states
+        replay = self.replay
+        for number, event in enumerate(produced):
+            state = states[first + number]
+            replay.state, replay.events = state, seq + number + 1
+            yield seq + number, event, state
+
+    def sealed_rest(self, state: Any) -> Iterator[tuple[int, Any, Any]]:
+        """Yield what the seats of a sealed step read so far give, where the log stopped."""
+        pending = self.pending
+        turn = StatesTurn(self.game, state, NO_CHANCE)
+        while pending:
+            seat, action = pending[0][2].actor, pending[0][3]
+            first = len(turn.events)
+            self.game.resolve(turn, seat, action)
+            yield from self.checked(seat, turn, first)
+        if not self.broken:
+            raise LogError(self.path, self.reader.lines_read, "the log ends inside a sealed step")
+
+
 def walk(
     game: AnyGame, reader: LogReader, replay: Replay
 ) -> Generator[tuple[int, Any, Any], None, None]:
@@ -96,121 +210,36 @@ def walk(
     action that is not legal, events the decision does not give) raises ``LogError``
     naming its line, after every event before it has been yielded.
     """
-    path = reader.path
-    header = replay.header
-    prefix_end = header.fork.at + 1 if header.fork is not None else 0
-    source = _Source(reader, replay)
-    # Decisions read and offered to the driver, not yet resolved: a sealed step's seats
-    # are all asked before any is resolved.
-    pending: deque[tuple[int, int, Decision, Action | None]] = deque()
-    broken: list[LogError] = []
-    decode_action = game.action_decoder.decode
-
-    def read() -> tuple[int, int, Decision] | None:
-        try:
-            return source.next()
-        except LogError as exc:  # a bad line: what was read before it still replays
-            broken.append(exc)
-            return None
-
-    def ask(state: Any, seat: int, legal: tuple[Action, ...]) -> Action | None:
-        found = read()
-        if found is None:
-            return None
-        line, seq, decision = found
-        try:
-            if decision.actor != seat:
-                raise LogError(
-                    path, line, f"a decision of {_who(decision.actor)} where seat {seat} is to act"
-                )
-            assert decision.action is not None
-            try:
-                action = decode_action(decision.action)
-            except (msgspec.DecodeError, RecursionError) as exc:
-                raise LogError(path, line, f"not a {game.name} action: {exc}") from None
-            # The engine's copy of the action, found by equality in C (``tuple.index``);
-            # ``choose``'s own rule (the very type, equal) decides when that is unsure.
-            try:
-                chosen: Action | None = legal[legal.index(action)]
-            except ValueError:
-                chosen = None
-            if chosen is None or type(chosen) is not type(action):
-                chosen = choose(legal, action)
-            if chosen is None:
-                raise LogError(
-                    path, line, f"seat {seat}'s action {shown(action)} is not legal there"
-                )
-        except LogError as exc:
-            broken.append(exc)
-            return None
-        pending.append((line, seq, decision, chosen))
-        return chosen
-
-    def engine_turn(state: Any, seq: int) -> Turn[Any, Any]:
-        found = read()
-        if found is None:
-            raise _Ended
-        line, _seq, decision = found
-        if decision.actor != ENGINE:
-            raise LogError(
-                path, line, f"a decision of {_who(decision.actor)} where the engine is to act"
-            )
-        pending.append((line, seq, decision, None))
-        if seq < prefix_end:
-            return _as_recorded(game, state, (line, seq, decision), header.players, path)
-        turn = StatesTurn(game, state, engine_stream(header.seed, seq))
-        game.resolve(turn, ENGINE, None)
-        return turn
-
-    def checked(actor: int, turn: StatesTurn, first: int) -> Iterator[tuple[int, Any, Any]]:
-        line, seq, decision, _chosen = pending.popleft()
-        produced = turn.events[first:] if first else turn.events
-        if encode(produced) != b"[" + b",".join(decision.events) + b"]":
-            raise LogError(
-                path,
-                line,
-                f"the events of {_who(actor)}'s decision at event {seq} are not the ones "
-                "it gives: the log was edited",
-            )
-        states = turn.states
-        for number, event in enumerate(produced):
-            state = states[first + number]
-            replay.state, replay.events = state, seq + number + 1
-            yield seq + number, event, state
-
+    run = _Walk(game, reader, replay)
     driver = Driver(
-        game, replay.state, header.seed, ask, turn_type=StatesTurn, engine_turn=engine_turn
+        game, replay.state, run.header.seed, run.ask, turn_type=StatesTurn,
+        engine_turn=run.engine_turn,
     )
     try:
         for actor, _action, turn, first in driver:
             assert isinstance(turn, StatesTurn)
-            yield from checked(actor, turn, first)
-        if pending:
+            yield from run.checked(actor, turn, first)
+        if run.pending:
             # The log stopped inside a sealed step: its seats read so far still replay.
-            turn = StatesTurn(game, driver.state, NO_CHANCE)
-            while pending:
-                seat, action = pending[0][2].actor, pending[0][3]
-                first = len(turn.events)
-                game.resolve(turn, seat, action)
-                yield from checked(seat, turn, first)
-            if not broken:
-                raise LogError(path, reader.lines_read, "the log ends inside a sealed step")
+            yield from run.sealed_rest(driver.state)
     except _Ended:
         pass
     except LogError:
         raise
     except Exception as exc:  # a state only a forged prefix reaches, which the game refuses
         raise LogError(
-            path, reader.lines_read, f"the decisions do not follow: {type(exc).__name__}: {exc}"
+            reader.path,
+            reader.lines_read,
+            f"the decisions do not follow: {type(exc).__name__}: {exc}",
         ) from None
-    if broken:
-        raise broken[0]
+    if run.broken:
+        raise run.broken[0]
     if driver.over:
-        after = read()
+        after = run.read()
         if after is not None:
-            raise LogError(path, after[0], "a decision after the match ended")
-        if broken:
-            raise broken[0]
+            raise LogError(reader.path, after[0], "a decision after the match ended")
+        if run.broken:
+            raise run.broken[0]
 
 
 def _as_recorded(

@@ -26,7 +26,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import gymnasium
 import msgspec
@@ -43,7 +43,6 @@ from racedeck.core.model import Action, Observation, Options, Result
 from racedeck.core.runner import make_header, state_hash
 from racedeck.rl.encoding import Choice, Encoder, Mask, Vector
 
-Reward = Literal["rank", "score"]
 REWARDS: tuple[str, ...] = ("rank", "score")
 
 EXTERNAL = "external"

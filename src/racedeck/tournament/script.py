@@ -1,4 +1,4 @@
-"""A tournament from Python: ``racedeck.tournament(...)`` plays one and returns its results.
+"""A tournament from Python: ``racedeck.run_tournament`` plays one and returns its results.
 
 It goes through the machinery of ``racedeck tournament``: the same plan, schedule, store,
 executors and standings, so the same arguments give the same matches and the same figures
@@ -6,8 +6,8 @@ as the command. The results are records (lists of dicts, one per bot, pair or ma
 ready for ``pandas.DataFrame(result.standings)`` or a plain loop::
 
     import racedeck
-    result = racedeck.tournament("lacorsa", ["heuristic", "random"], matches=20,
-                                 options={"races": 1})
+    result = racedeck.run_tournament("lacorsa", ["heuristic", "random"], matches=20,
+                                     options={"races": 1})
     result.standings[0]["bot"]          # the leader
     print(result)                       # the table racedeck tournament prints
 
@@ -61,7 +61,7 @@ class TournamentResult:
         return self.table
 
 
-def tournament(
+def run_tournament(
     game: str,
     bots: Sequence[str],
     *,

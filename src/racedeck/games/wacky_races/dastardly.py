@@ -74,7 +74,7 @@ def move(r: Resolution) -> None:
     if q < 0:
         return
     r.emit(DastardlyMoved(to=q, cause="discard"))
-    if q <= max(s.pos):  # not ahead of every racer (``lays_a_trap``)
+    if not lays_a_trap(s, q):
         return
     if not s.trap_deck:
         if not sum(s.trap_discard):

@@ -14,6 +14,7 @@ import contextlib
 import gc
 import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.model import Action, Observation
@@ -293,14 +294,14 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
         register(BotSpec(name=f"attacker-{name}", factory=cls, description=what))
 
 
-TWIN_PLUGIN = """from racedeck.fuzz.attackers import BotSpec, Twin
-from racedeck.hookspecs import hookimpl
-
+PLUGIN = Path(__file__).read_text(encoding="utf-8")
+"""A plugin file registering every plugin attacker: this module's own text, since the
+sandbox shows the engine racedeck alone (not the repository's tooling)."""
+TWIN_PLUGIN = PLUGIN + """
 
 @hookimpl
 def racedeck_register_bots(register):
     register(BotSpec(name="attacker-descriptor", factory=Twin, description="the twin"))
 """
-"""A plugin file registering ``Twin`` under the vandal's name, for a folder of its own."""
-PLUGIN = "from racedeck.fuzz.attackers import racedeck_register_bots  # noqa: F401\n"
-"""A plugin file registering every plugin attacker."""
+"""A plugin file registering ``Twin`` under the vandal's name, for a folder of its own
+(its last ``racedeck_register_bots`` is the one registered)."""

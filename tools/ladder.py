@@ -3,13 +3,13 @@
 For every game, at two players and at the game's largest table, each rung (``random``,
 ``heuristic``, ``ismcts-fast``, ``ismcts``, ``ismcts-strong``) is measured against the
 rung below it: every deal is one fixed seed played once per seat, the candidate in that
-seat and the rung below in every other (``racedeck.bots.strength``). A row gives the
+seat and the rung below in every other (``tools.strength``). A row gives the
 candidate's mean score with its 95 % interval and the deals played. Every match of a
 table also updates Plackett-Luce ratings (openskill, the tournament's), folded in a fixed
 order, so the ratings are reproducible too.
 
 ``make strength`` runs the whole ladder and writes the table into ``docs/bots.md``
-between the ladder markers; ``python -m racedeck.bots.ladder GAME --players P --rung R``
+between the ladder markers; ``python -m tools.ladder GAME --players P --rung R``
 plays one row, as each row's command in the table says. Deals are spread over worker
 processes match by match and gathered in seed and seat order: the figures do not depend
 on the number of workers.
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from racedeck.bots.strength import Z95, seat_score
 from racedeck.core.runner import run_match
+from tools.strength import Z95, seat_score
 
 RUNGS = ("random", "heuristic", "ismcts-fast", "ismcts", "ismcts-strong")
 """The ladder's rungs, weakest first."""
@@ -97,7 +97,7 @@ class Row:
     def command(self) -> str:
         """Return the command that plays this row again."""
         return (
-            f"python -m racedeck.bots.ladder {self.game} --players {self.players} "
+            f"python -m tools.ladder {self.game} --players {self.players} "
             f"--rung {self.candidate} --deals {self.deals} --first-seed {self.first_seed}"
         )
 
@@ -355,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     text += (
         f"\n\nThis ladder took {seconds / 60:.1f} minutes with {args.workers} worker "
-        f"processes (`python -m racedeck.bots.ladder --workers {args.workers}{flags}`)."
+        f"processes (`python -m tools.ladder --workers {args.workers}{flags}`)."
     )
     print(text)
     if args.write is not None:

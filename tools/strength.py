@@ -6,7 +6,7 @@ so luck cancels out. The candidate's score in a match is the share of the other 
 finished ahead of (a tie counts half); a deal's score is the mean over its rotations, and
 equal bots score 0.5. The interval is the normal approximation over deals.
 
-Run ``python -m racedeck.bots.strength GAME CANDIDATE BASELINE`` to measure.
+Run ``python -m tools.strength GAME CANDIDATE BASELINE`` to measure.
 """
 
 from __future__ import annotations

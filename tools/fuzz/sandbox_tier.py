@@ -1,6 +1,6 @@
 """The sandbox tier of ``make fuzz``: attackers' bots thrown at ``play --sandbox``.
 
-Each class of attack (``racedeck.fuzz.attackers``) plays a match in a folder of its own,
+Each class of attack (``tools.fuzz.attackers``) plays a match in a folder of its own,
 seat 0 against ``random``, with a secret (``rdsecret`` and the match seed) in the
 engine's environment, in its log's path and in a database file beside it. Each try is:
 
@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from racedeck.fuzz.attackers import (
+from tools.fuzz.attackers import (
     MARK,
     PLUGIN,
     PLUGINS,

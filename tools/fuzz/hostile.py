@@ -1,8 +1,8 @@
 """Bots that fail in every way a bot can: one of each kind, for the fuzz run and the tests.
 
-None is registered by default. A plugins folder holding a file with
-``from racedeck.fuzz.hostile import racedeck_register_bots`` makes them all playable
-under the names in ``HOSTILE``; ``NEEDS_LIMIT`` lists those that only end under a time
+None is registered by default. A plugins folder holding ``PLUGIN`` (this module's own
+text, so that it loads wherever racedeck does) makes them all playable under the names
+in ``HOSTILE``; ``NEEDS_LIMIT`` lists those that only end under a time
 limit (they hang, by design).
 """
 
@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -302,3 +303,7 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
     """Register every hostile bot."""
     for name, factory in HOSTILE.items():
         register(BotSpec(name=name, factory=factory, description="misbehaves on purpose"))
+
+
+PLUGIN = Path(__file__).read_text(encoding="utf-8")
+"""A plugin file registering every hostile bot: this module's own text."""

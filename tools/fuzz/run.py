@@ -13,9 +13,9 @@ Every try ends in one of:
 - ``hung``: no answer within the time allowed, or a process left running.
 
 It exits 1 when any try was silently accepted, crashed or hung.
-Then the sandbox tier (``racedeck.fuzz.sandbox_tier``) throws attackers' bots at
+Then the sandbox tier (``tools.fuzz.sandbox_tier``) throws attackers' bots at
 ``play --sandbox`` and prints tried / contained / leaked / escaped per class; it exits 1
-when any leaked or escaped. ``python -m racedeck.fuzz --rounds 1 --games 1 --bots 3
+when any leaked or escaped. ``python -m tools.fuzz --rounds 1 --games 1 --bots 3
 --tournaments 1`` (with a short sandbox tier) is the short run the test suite makes;
 ``make fuzz`` the long one.
 """
@@ -41,10 +41,10 @@ from pathlib import Path
 from racedeck.core.bot import BotSpec
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
-from racedeck.fuzz.hostile import HOSTILE, NEEDS_LIMIT, NEEDS_PROCESS_IN_PLAY, PLAYS_ON
-from racedeck.fuzz.logs import meaning, mutations
-from racedeck.fuzz.sandbox_tier import report, run_tier
 from racedeck.plugins import Registry, load_registry
+from tools.fuzz.hostile import HOSTILE, NEEDS_LIMIT, NEEDS_PROCESS_IN_PLAY, PLAYS_ON, PLUGIN
+from tools.fuzz.logs import meaning, mutations
+from tools.fuzz.sandbox_tier import report, run_tier
 
 OUTCOMES = ("caught", "equivalent", "silently accepted", "crashed", "hung")
 FAILURES = ("silently accepted", "crashed", "hung")
@@ -58,7 +58,6 @@ COMMAND_TIMEOUT = 30.0
 """Seconds one log command may take on one mutated log."""
 PLAY_TIMEOUT = 90.0
 """Seconds one ``play`` or tournament with a hostile bot may take."""
-PLUGIN = "from racedeck.fuzz.hostile import racedeck_register_bots  # noqa: F401\n"
 
 
 class _Hung(BaseException):
@@ -340,7 +339,7 @@ def _tournament(bot: str, folder: Path, plugins: Path, limit: list[str], tally: 
 
 def main(argv: Sequence[str] | None = None, echo: Callable[[str], None] = print) -> int:
     """Run the fuzzer; return 1 when anything was silently accepted, crashed or hung."""
-    parser = argparse.ArgumentParser(prog="python -m racedeck.fuzz", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.fuzz", description=__doc__)
     parser.add_argument("--rounds", type=int, default=3, help="mutation rounds per base log")
     parser.add_argument("--bots", type=int, default=len(HOSTILE), help="hostile bots to throw")
     parser.add_argument(

@@ -1,7 +1,0 @@
-"""``python -m racedeck.fuzz``: see ``racedeck.fuzz.run``."""
-
-import sys
-
-from racedeck.fuzz.run import main
-
-sys.exit(main())
