@@ -22,7 +22,6 @@ MAX_FUNCTION_LINES = 80
 KNOWN_LONG_MODULES = frozenset(
     {
         "bots/ismcts.py",
-        "games/detroit_cleveland/bots.py",
     }
 )
 KNOWN_LONG_FUNCTIONS = frozenset(

@@ -11,9 +11,9 @@ import random
 from itertools import islice
 
 import pytest
-from benchmarks.calibrate_evaluation import Agreement, calibrate, positions
 from msgspec.structs import replace
 
+from benchmarks.calibrate_evaluation import Agreement, calibrate, positions
 from racedeck.bots.evaluation import evaluation_of
 from racedeck.core.model import Result
 from racedeck.games.famous500 import evaluation as famous500

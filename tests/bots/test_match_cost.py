@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from benchmarks.harness import Benchmark, Measurement, report_line
-
 from benchmarks import bench_match_cost, match_cost
+from benchmarks.harness import Benchmark, Measurement, report_line
 
 
 def test_the_tables_measured_are_two_players_and_the_largest() -> None:

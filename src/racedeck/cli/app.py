@@ -33,9 +33,7 @@ from racedeck.core.errors import (
 )
 
 if TYPE_CHECKING:
-    from racedeck.core.log import Header
     from racedeck.core.verify import Verification
-    from racedeck.plugins import Registry
 
 SUBCOMMAND_MODULES = (
     "racedeck.cli.tournament",
@@ -259,7 +257,7 @@ def replay(
 ) -> None:
     """Replay a log, checking every hash; with --verify, say what was verified."""
     from racedeck.cli.contract import ReplayOutput
-    from racedeck.cli.render import describe_replay
+    from racedeck.cli.render import describe_replay, version_notes
     from racedeck.core.log import LogReader
     from racedeck.core.replay import replay_log
     from racedeck.core.verify import verify_log
@@ -340,22 +338,6 @@ def _spell(value: object) -> str:
     if value is None:
         return "none"
     return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def version_notes(reg: Registry, header: Header) -> list[str]:
-    """Return a line for each bot whose version here differs from the one the log recorded."""
-    notes = []
-    for number, seat in enumerate(header.seats):
-        try:
-            here = reg.bot(seat.bot, header.game).version
-        except RacedeckError:
-            continue  # verifying names the bot that does not load
-        if here != seat.version:
-            notes.append(
-                f"seat {number} ({seat.bot}) is at version {here} here, the log recorded"
-                f" version {seat.version}: the match may not replay the same"
-            )
-    return notes
 
 
 def _check_seat(seat: int | None, players: int) -> None:

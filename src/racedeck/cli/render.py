@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from racedeck.core.catalogue import Catalogue
-from racedeck.core.errors import UsageError
-from racedeck.core.log import DebugNote
+from racedeck.core.errors import RacedeckError, UsageError
+from racedeck.core.log import DebugNote, Header
 from racedeck.core.model import Result
 from racedeck.core.replay import Replay
 
@@ -117,3 +117,19 @@ def debug_lines(notes: Sequence[DebugNote], shown: str = "tail") -> list[str]:
             " (the log keeps them all; --bot-debug all prints them)",
         )
     return lines
+
+
+def version_notes(reg: Catalogue, header: Header) -> list[str]:
+    """Return a line for each bot whose version here differs from the one the log recorded."""
+    notes = []
+    for number, seat in enumerate(header.seats):
+        try:
+            here = reg.bot(seat.bot, header.game).version
+        except RacedeckError:
+            continue  # verifying names the bot that does not load
+        if here != seat.version:
+            notes.append(
+                f"seat {number} ({seat.bot}) is at version {here} here, the log recorded"
+                f" version {seat.version}: the match may not replay the same"
+            )
+    return notes
