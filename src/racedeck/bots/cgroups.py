@@ -48,6 +48,7 @@ class Group:
     version: int
     folders: list[Path]
     removed: bool = field(default=False)
+    owner: int = field(default_factory=os.getpid)
 
     def join(self) -> None:
         """Put the calling process in the group (run in the child, before it execs).
@@ -269,4 +270,5 @@ def _read(path: Path) -> str:
 def _remove_live() -> None:
     """Remove the groups still open when the engine exits (an error, an interrupt)."""
     for group in list(_LIVE):
-        group.remove()
+        if group.owner == os.getpid():  # a forked child's exit leaves its parent's bots be
+            group.remove()
