@@ -95,6 +95,17 @@ def test_no_group_is_left_after_a_tournament_of_sandboxed_matches(tmp_path: Path
     assert leftovers() == []
 
 
+@needs_bwrap
+@needs_cgroups
+def test_a_sandboxed_fork_leaves_no_group(tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    assert main(["play", "lacorsa", "-s", "random", "-s", "random", "-o", "races=1",
+                 "--log", str(log)]) == 0
+    assert main(["fork", str(log), "--at", "3", "-s", "heuristic", "-s", "random",
+                 "--log", str(tmp_path / "f.jsonl"), "--sandbox"]) == 0
+    assert leftovers() == []  # the bots that watched the prefix are closed with the match
+
+
 @needs_cgroups
 def test_a_group_left_by_an_engine_that_is_gone_is_swept() -> None:
     found = bases()
