@@ -153,3 +153,22 @@ def test_without_a_writable_cgroup_one_line_says_what_bounds_the_bot(
     assert make_group(LIMIT, 32) is None and make_group(LIMIT, 32) is None
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and "bounded per process only" in err[0] and "32 processes" in err[0]
+
+
+def test_cgroup_v2_is_chosen_where_it_offers_memory_and_pids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stand-in for a delegated cgroup2 mount: the files the kernel would show.
+    own = tmp_path / "engine.slice"
+    own.mkdir()
+    (tmp_path / "cgroup.controllers").write_text("cpu memory pids\n")
+    (own / "cgroup.subtree_control").write_text("memory pids\n")
+    monkeypatch.setattr(cgroups, "ROOT", tmp_path)
+    monkeypatch.setattr(cgroups, "_own_paths", lambda: {"": "/engine.slice"})
+    monkeypatch.setattr(cgroups, "_state", {"swept": True})
+    group = make_group(LIMIT, 8)
+    assert group is not None and group.version == 2 and group.folders[0].parent == own
+    assert (group.folders[0] / "memory.max").read_text() == str(LIMIT)
+    assert (group.folders[0] / "pids.max").read_text() == "8"
+    cgroups._LIVE.discard(group)
+    shutil.rmtree(group.folders[0])
