@@ -156,6 +156,43 @@ del chunks
 play({"found": [], "did": [f"allocated {total >> 20} MiB"], "bytes": total})
 '''
 
+FORKING_MEMORY_BOMB = '''
+# Every process may map --bot-memory: four children each take what they can, together
+# several times the limit, unless something bounds the sandbox as a whole.
+import time
+def hog():
+    chunks = []
+    try:
+        while len(chunks) < 4096:
+            chunks.append(b"x" * (4 << 20))  # written, so resident
+    except MemoryError:
+        pass
+    return chunks
+readers = []
+for _ in range(4):
+    r, w = os.pipe()
+    if os.fork() == 0:
+        os.close(r)
+        held = hog()
+        os.write(w, b"1")
+        time.sleep(600)
+        os._exit(0)
+    os.close(w)
+    readers.append(r)
+for r in readers:
+    os.read(r, 1)  # a child that was killed answers with the end of its pipe
+resident = 0
+for entry in os.listdir("/proc"):
+    # What the bot itself holds (not the libraries it maps), a page its forks share once.
+    try:
+        for line in open(f"/proc/{entry}/smaps_rollup"):
+            if line.startswith("Pss_Anon:"):
+                resident += int(line.split()[1]) << 10
+    except (OSError, ValueError):
+        pass
+play({"found": [], "did": [f"held {resident >> 20} MiB in all"], "bytes": resident})
+'''
+
 FLOOD = '''
 for line in sys.stdin:
     m = json.loads(line)
@@ -206,6 +243,7 @@ PROGRAMS: dict[str, tuple[str, str]] = {
     "fork-bomb": ("fork until refused", FORK_BOMB),
     "reforker": ("leave a setsid re-forking daemon", REFORKER),
     "memory-bomb": ("allocate until refused", MEMORY_BOMB),
+    "forking-memory-bomb": ("fork, each child allocating until refused", FORKING_MEMORY_BOMB),
     "flood": ("flood standard output", FLOOD),
     "network": ("connect out, to loopback first", NETWORK),
     "writes": ("write outside the scratch folder", WRITES),

@@ -11,9 +11,11 @@ and the kernel kills every process left in it.
 
 Limits are set with ``setrlimit`` before ``bwrap`` starts and are inherited by everything
 inside: address space per process (``--bot-memory``), processes, open files and file
-size. Run as root, the bot itself runs under a user id of its own (``setpriv``), so the
-process limit counts its processes only and it can signal nothing outside; run as
-another user, it keeps that user's id in a user namespace of its own.
+size. Where the machine offers a writable control group, the sandbox also runs in one of
+its own (``racedeck.bots.cgroups``), which bounds its memory and processes in total. Run
+as root, the bot itself runs under a user id of its own (``setpriv``), so the process
+limit counts its processes only and it can signal nothing outside; run as another user,
+it keeps that user's id in a user namespace of its own.
 """
 
 from __future__ import annotations
@@ -27,10 +29,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from racedeck.bots.cgroups import Group, make_group
 from racedeck.core.errors import RacedeckError
 
 DEFAULT_MEMORY = 1 << 30
-"""Bytes of address space each process of a sandboxed bot may map (``--bot-memory``)."""
+"""Bytes of address space each process of a sandboxed bot may map (``--bot-memory``), and
+the memory its whole sandbox may hold where it has a control group."""
 PROCESSES = 32
 """Processes (and threads) a sandboxed bot may run at once."""
 OPEN_FILES = 256
@@ -106,6 +110,10 @@ class Sandbox:
         ):
             resource.setrlimit(kind, (value, value))
 
+    def group(self) -> Group | None:
+        """Make a control group bounding one sandboxed bot in total, if the machine can."""
+        return make_group(self.memory, self.processes)
+
     def command(
         self,
         argv: Sequence[str],
@@ -168,9 +176,15 @@ class Sandbox:
         return [*out, "--", *argv]
 
 
-def in_sandbox(sandbox: Sandbox, prepare: Callable[[], None]) -> None:
-    """Run before ``bwrap`` starts: ``prepare`` (what every program's process does), limits."""
+def in_sandbox(sandbox: Sandbox, prepare: Callable[[], None], group: Group | None) -> None:
+    """Run before ``bwrap`` starts: ``prepare``, the bot's control group, the limits.
+
+    ``prepare`` is what every program's process does; the group bounds the whole sandbox,
+    the limits each of its processes.
+    """
     prepare()
+    if group is not None:
+        group.join()
     sandbox.limit()
 
 

@@ -29,6 +29,7 @@ from typing import Any, NoReturn
 
 import msgspec
 
+from racedeck.bots.cgroups import Group
 from racedeck.bots.sandbox import Sandbox, in_sandbox, program_binds
 from racedeck.bots.violations import CLIP as CLIP
 from racedeck.bots.violations import Violation as Violation
@@ -47,6 +48,7 @@ DEFAULT_TIME_LIMIT = 5.0
 """Seconds a program may take to answer one decision."""
 DEFAULT_START_LIMIT = 10.0
 """Seconds a program may take to start and answer ``ready``."""
+_OUT_OF_MEMORY = "its sandbox passed --bot-memory in total: the kernel killed in it"
 END_GRACE = 1.0
 """Seconds a program gets to exit after ``end`` before its process group is killed."""
 MAX_LINE = 1 << 20
@@ -91,6 +93,7 @@ class SubprocessBot(Bot):
         self.decisions = 0
         self._game: AnyGame | None = None
         self._process: subprocess.Popen[bytes] | None = None
+        self._group: Group | None = None
         self._stderr = b""
         self._buffer = b""
         self._debug: str | None = None
@@ -114,7 +117,8 @@ class SubprocessBot(Bot):
             command = self.sandbox.command(
                 argv, binds=[*binds, *self.binds], cwd=where, env=self.env
             )
-            cwd, preexec = None, partial(in_sandbox, self.sandbox, _in_child)
+            self._group = self.sandbox.group()
+            cwd, preexec = None, partial(in_sandbox, self.sandbox, _in_child, self._group)
         try:
             self._process = subprocess.Popen(
                 command,
@@ -380,9 +384,13 @@ class SubprocessBot(Bot):
     # Failures ----------------------------------------------------------------------------
     def _alive(self, decision: int) -> subprocess.Popen[bytes]:
         process = self._process
-        if process is None or process.poll() is not None:
+        if process is None or process.poll() is not None or self._out_of_memory():
             self._crashed(decision)
         return process
+
+    def _out_of_memory(self) -> bool:
+        """Whether the kernel killed in the sandbox's group: a bot past its total memory."""
+        return self._group is not None and self._group.oom_kills() > 0
 
     def _violate(self, kind: str, decision: int, detail: str, message: str) -> NoReturn:
         """Record a violation the program survives, and refuse its answer."""
@@ -410,8 +418,9 @@ class SubprocessBot(Bot):
         )
 
     def _crashed(self, decision: int) -> NoReturn:
-        process = self._process
-        code = None
+        process, code = self._process, None
+        if self._out_of_memory():  # the whole sandbox's fault, whichever process was killed
+            self._fail("crash", decision, _OUT_OF_MEMORY, self._stderr_tail())
         if process is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = process.wait(0.5)
@@ -435,7 +444,9 @@ class SubprocessBot(Bot):
         return self._stderr
 
     def _kill(self) -> None:
-        process = self._process
+        process, group, self._group = self._process, self._group, None
+        if group is not None:
+            group.remove()  # kills what is left in it first
         if process is None:
             return
         if process.poll() is None:

@@ -26,8 +26,8 @@ BotMemory = Annotated[
     str | None,
     typer.Option(
         "--bot-memory",
-        help="With --sandbox: the memory each of a bot's processes may map (512M, 1G; "
-        "default 1G).",
+        help="With --sandbox: the memory a bot's sandbox may hold in all (with a control "
+        "group) and each of its processes may map (512M, 1G; default 1G).",
     ),
 ]
 

@@ -65,6 +65,10 @@ class ResumedBot(Bot):
         """Tell the inner bot how the match ended."""
         self.inner.end_match(result)
 
+    def close(self) -> None:
+        """Let the inner bot release what it holds: a program's process, its sandbox."""
+        self.inner.close()
+
 
 class ResumedNotingBot(ResumedBot):
     """A watched bot that notes what it weighed: its notes go on after the fork as before."""
