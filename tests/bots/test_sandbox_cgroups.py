@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from racedeck.fuzz.attackers import program_source
 
 from racedeck.bots import cgroups
 from racedeck.bots.cgroups import PREFIX, Group, bases, leftovers, make_group, sweep
@@ -18,7 +19,6 @@ from racedeck.bots.sandboxed import sandboxed
 from racedeck.bots.subprocess_bot import subprocess_spec
 from racedeck.cli.app import main
 from racedeck.core.runner import run_match
-from racedeck.fuzz.attackers import program_source
 from tests.bots.helpers import LACORSA, ONE_RACE, RANDOM
 
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
