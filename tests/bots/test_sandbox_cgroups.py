@@ -10,7 +10,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from racedeck.fuzz.attackers import program_source
 
 from racedeck.bots import cgroups
 from racedeck.bots.cgroups import PREFIX, Group, bases, leftovers, make_group, sweep
@@ -20,6 +19,7 @@ from racedeck.bots.subprocess_bot import subprocess_spec
 from racedeck.cli.app import main
 from racedeck.core.runner import run_match
 from tests.bots.helpers import LACORSA, ONE_RACE, RANDOM
+from tools.fuzz.attackers import program_source
 
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
 needs_cgroups = pytest.mark.skipif(bases() is None, reason="needs a writable cgroup")
