@@ -66,6 +66,14 @@ def fork(
         Path | None,
         typer.Option("--log", help="Where to write the fork's log (default: beside LOG)."),
     ] = None,
+    play: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--play",
+            help="SEAT=ACTION: force that seat's action at the fork point, in the game's "
+            "words or as JSON (repeat for more seats).",
+        ),
+    ] = None,
     verify: Annotated[
         bool,
         typer.Option("--verify", help="Instead of forking, re-run the fork LOG and compare."),
@@ -85,9 +93,9 @@ def fork(
     reg = registry(plugins_dir)
     confine = sandbox_of(sandbox, bot_memory)
     if verify:
-        if at is not None or seat or seed is not None or log_out is not None:
+        if at is not None or seat or seed is not None or log_out is not None or play:
             raise UsageError(
-                "--verify checks an existing fork; drop --at, --seat, --seed and --log"
+                "--verify checks an existing fork; drop --at, --seat, --seed, --play and --log"
             )
         checked = verify_fork(reg, log, parent)
         replay = checked.replay
@@ -109,7 +117,9 @@ def fork(
     if at is None:
         raise UsageError("fork needs --at N, the last event kept from LOG")
     target = log_out or log.with_name(f"{log.stem}.fork{at}{log.suffix or '.jsonl'}")
-    forked = fork_log(confined(reg, confine, plugins_dir), log, at, target, bots=seat, seed=seed)
+    forked = fork_log(
+        confined(reg, confine, plugins_dir), log, at, target, bots=seat, seed=seed, plays=play or ()
+    )
     result = forked.outcome.result
     if json:
         emit_json(

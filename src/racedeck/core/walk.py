@@ -24,7 +24,7 @@ from racedeck.core.driver import Driver
 from racedeck.core.entries import UnfoldableEvent, decode_event
 from racedeck.core.errors import LogError
 from racedeck.core.game import AnyGame
-from racedeck.core.log import Decision, LogEntry, LogReader, encode
+from racedeck.core.log import Decision, Header, LogEntry, LogReader, encode
 from racedeck.core.model import ENGINE, Action
 from racedeck.core.rng import Rng, engine_stream
 from racedeck.core.shown import shown
@@ -105,6 +105,7 @@ def walk(
     pending: deque[tuple[int, int, Decision, Action | None]] = deque()
     broken: list[LogError] = []
     decode_action = game.action_decoder.decode
+    forced = _forced_plays(header)
 
     def read() -> tuple[int, int, Decision] | None:
         try:
@@ -140,6 +141,8 @@ def walk(
                 raise LogError(
                     path, line, f"seat {seat}'s action {shown(action)} is not legal there"
                 )
+            if seq >= prefix_end and seat in forced:
+                _check_forced(forced.pop(seat), decision, seat, path, line)
         except LogError as exc:
             broken.append(exc)
             return None
@@ -211,6 +214,24 @@ def walk(
             raise LogError(path, after[0], "a decision after the match ended")
         if broken:
             raise broken[0]
+
+
+def _forced_plays(header: Header) -> dict[int, bytes]:
+    """Return the actions a fork's header forces at its fork point: seat, canonical bytes."""
+    if header.fork is None:
+        return {}
+    return {play.seat: encode(play.act) for play in header.fork.play}
+
+
+def _check_forced(wanted: bytes, decision: Decision, seat: int, path: str, line: int) -> None:
+    """Raise ``LogError`` unless a forced seat's first decision is the header's action."""
+    if decision.action != wanted:
+        raise LogError(
+            path,
+            line,
+            f"seat {seat}'s action at the fork point is not the one the header forces "
+            f"({wanted.decode(errors='replace')})",
+        )
 
 
 def _as_recorded(
