@@ -1,4 +1,4 @@
-"""Commands of the debugging group: diff, fork, step, html and chart.
+"""Commands of the debugging group: diff, fork, compare, step, html and chart.
 
 Each parses its arguments and makes one call into ``racedeck.inspect``; errors are raised
 as ``racedeck.core.errors`` errors and turned into one line and an exit code in ``main``.
@@ -141,6 +141,47 @@ def fork(
     typer.echo(f"log: {forked.path}")
 
 
+def compare(
+    log: LogArg,
+    seat: Annotated[int, typer.Option("--seat", help="The seat whose decisions are compared.")],
+    bot: Annotated[
+        str, typer.Option("--bot", help="The bot to ask at each decision (with parameters).")
+    ],
+    json: JsonFlag = False,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """Ask a bot what it would have played at each of a seat's decisions; list where they part."""
+    from racedeck.cli.contract import CompareOutput, PartingRow
+    from racedeck.inspect.compare import compare_log
+
+    found = compare_log(registry(plugins_dir), log, seat, bot)
+    if json:
+        rows = [
+            PartingRow(event=p.seq, played=p.played, chosen=p.chosen, fault=p.fault)
+            for p in found.partings
+        ]
+        emit_json(
+            CompareOutput(
+                log=found.log,
+                seat=seat,
+                played_by=found.played_by,
+                bot=found.bot,
+                decisions=found.decisions,
+                agreed=found.agreed,
+                rate=found.rate,
+                partings=rows,
+            )
+        )
+        return
+    typer.echo(
+        f"seat {seat} ({found.played_by}) against {found.bot}: {found.decisions} decisions, "
+        f"{found.agreed} the same ({found.rate:.1%})"
+    )
+    for part in found.partings:
+        other = f"{found.bot} faulted: {part.fault}" if part.chosen is None else part.chosen
+        typer.echo(f"  event {part.seq}: played {part.played}; {found.bot}: {other}")
+
+
 def step(
     log: LogArg,
     at: Annotated[int, typer.Option(help="Start after event N (-1: before the first).")] = -1,
@@ -277,6 +318,7 @@ def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
     app.command()(diff)
     app.command()(fork)
+    app.command()(compare)
     app.command()(step)
     app.command()(html)
     app.command()(chart)
