@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -147,3 +148,27 @@ def test_a_bot_that_fails_is_reported_at_each_decision_not_a_crash(
     assert "raised RuntimeError" in faults[0]
     assert "illegal action" in faults[1]
     assert all(part.chosen is None for part in found.partings)
+
+
+def test_the_fork_and_compare_commands_in_debugging_md_run_as_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = (Path(__file__).parents[2] / "docs" / "debugging.md").read_text()
+    block = text.split("<!-- tested: tests/inspect/test_compare.py -->\n```\n")[1]
+    monkeypatch.chdir(tmp_path)
+    outs = []
+    for line in block.split("```")[0].strip().splitlines():
+        args = shlex.split(line.split("  #")[0])
+        assert args[0] == "racedeck"
+        expected = 1 if args[1] == "diff" else 0
+        assert main(args[1:]) == expected, (line, capsys.readouterr().err)
+        outs.append(capsys.readouterr().out)
+    assert (tmp_path / "what-if.jsonl").read_bytes() == (tmp_path / "same.jsonl").read_bytes()
+    assert "verified: " in outs[3] and "those of the parent m.jsonl" in outs[3]
+    assert "the logs diverge at event 25" in outs[4]
+    assert "A: cards committed car=0 cards=8" in outs[4]
+    assert "B: cards committed car=0 cards=R 1" in outs[4]
+    shown = outs[5].splitlines()
+    assert "\n    ".join(shown[:3]) in text  # the lines the guide shows are the ones printed
+    document = json.loads(outs[6])
+    assert document["kind"] == "compare" and document["bot"] == "ismcts:simulations=50"

@@ -178,7 +178,7 @@ def compare(
         f"{found.agreed} the same ({found.rate:.1%})"
     )
     for part in found.partings:
-        other = f"{found.bot} faulted: {part.fault}" if part.chosen is None else part.chosen
+        other = f"faulted: {part.fault}" if part.chosen is None else part.chosen
         typer.echo(f"  event {part.seq}: played {part.played}; {found.bot}: {other}")
 
 
