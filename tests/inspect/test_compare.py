@@ -172,3 +172,25 @@ def test_the_fork_and_compare_commands_in_debugging_md_run_as_written(
     assert "\n    ".join(shown[:3]) in text  # the lines the guide shows are the ones printed
     document = json.loads(outs[6])
     assert document["kind"] == "compare" and document["bot"] == "ismcts:simulations=50"
+
+
+def test_a_plugin_bot_that_raises_its_own_interrupt_is_a_fault_line_without_controls(
+    matches: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "raiser.py").write_text(
+        "from racedeck.hookspecs import hookimpl\n"
+        "from racedeck.core.bot import Bot, BotSpec\n"
+        "class Raiser(Bot):\n"
+        "    def act(self, observation, legal, rng):\n"
+        "        raise KeyboardInterrupt('\\x1b[2J')\n"
+        "@hookimpl\n"
+        "def racedeck_register_bots(register):\n"
+        "    register(BotSpec(name='raiser', factory=Raiser, description='raises'))\n"
+    )
+    args = ["compare", str(matches["lacorsa"]), "--seat", "0", "--bot", "raiser"]
+    assert main([*args, "--plugins-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].endswith("0 the same (0.0%)")
+    assert "; raiser: faulted: raised KeyboardInterrupt" in lines[1]
+    assert "\x1b" not in out

@@ -22,6 +22,7 @@ from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.driver import Driver
 from racedeck.core.game import AnyGame
 from racedeck.core.handed import copy_legal, copy_observation
+from racedeck.core.interrupts import is_bots_own
 from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Observation, Options, Result
 from racedeck.core.rng import Rng, bot_stream
 from racedeck.core.step import NO_CHANCE, Turn, choose
@@ -35,7 +36,7 @@ class Recorded(NamedTuple):
     events: list[Any]
 
 
-Heard = Callable[[int, int, tuple[Action, ...], Action, Any, Exception | None], None]
+Heard = Callable[[int, int, tuple[Action, ...], Action, Any, BaseException | None], None]
 """``heard(seq, seat, legal, recorded, answer, failure)``: a watching bot's answer at a decision.
 
 ``seq`` is the number of the decision's first event, ``recorded`` the engine's copy of the
@@ -157,14 +158,16 @@ def watch(
     def ask(state: Any, seat: int, legal: tuple[Action, ...]) -> Action | None:
         bot = bots[seat]
         answer: Any = None
-        failure: Exception | None = None
+        failure: BaseException | None = None
         if bot is not None:
             seen = game.observe(state, seat) if bot.reads_observation else NOT_OBSERVED
             try:  # the recorded decision stands whatever the bot answers, or if it fails
                 # Its own copies, as in the match (core/handed.py).
                 handed = copy_legal(legal, game.action_type)
                 answer = bot.act(copy_observation(seen), handed, rngs[seat])
-            except Exception as exc:
+            except BaseException as exc:  # a bot's own KeyboardInterrupt is its fault too
+                if not is_bots_own(exc):
+                    raise
                 failure = exc
         if not queue:
             pending[seat] = answer  # the record ends inside this sealed step

@@ -85,7 +85,7 @@ def compare_log(catalogue: Catalogue, path: str | Path, seat: int, bot: str) -> 
         legal: tuple[Action, ...],
         recorded: Action,
         answer: Any,
-        failure: Exception | None,
+        failure: BaseException | None,
     ) -> None:
         comparison.decisions += 1
         played = describe(recorded)
