@@ -146,3 +146,39 @@ def test_a_header_forcing_another_action_than_the_log_holds_is_refused(
     replay = replay_log(registry, edited)
     assert replay.error is not None
     assert "not the one the header forces" in str(replay.error)
+
+
+@pytest.mark.parametrize("game", ["lacorsa", "detroit-cleveland", "famous-500", "wacky-races"])
+def test_a_forced_action_forks_and_verifies_in_every_game(
+    tmp_path: Path, registry: Registry, game: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    g = registry.game(game)
+    players = max(g.min_players, min(g.max_players, 3))
+    bots = ("random",) * players
+    source = play(
+        registry,
+        tmp_path / "p.jsonl",
+        game=game,
+        bots=bots,
+        seed=13,
+        options=g.conformance_options[0],
+    )
+    decisions = [d for d in _decisions(source) if d["by"] == 0]
+    for decision in decisions[len(decisions) // 2 :]:
+        at = decision["seq"] - 1
+        replay = replay_log(registry, source, at=at)
+        legal = g.legal_actions(replay.state, 0)
+        if len(legal) > 1:
+            break
+    else:
+        pytest.skip("seat 0 never had a choice")
+    chosen = _other(legal, decision["act"])
+    out = tmp_path / "f.jsonl"
+    assert _fork(source, out, at, f"0={g.presentation.describe(chosen)}") == 0, (
+        capsys.readouterr().err
+    )
+    assert main(["fork", "--verify", str(out), "--parent", str(source)]) == 0, (
+        capsys.readouterr().err
+    )
+    report = diff_logs(registry, source, out)
+    assert report.divergence is not None and report.divergence.seq == at + 1
