@@ -13,6 +13,7 @@ import typer
 
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
 from racedeck.cli.sandboxing import BotMemory, SandboxFlag, confined, sandbox_of
+from racedeck.core.catalogue import Catalogue
 from racedeck.core.errors import UsageError
 
 LogArg = Annotated[Path, typer.Argument(help="A match log (JSON Lines).")]
@@ -87,8 +88,8 @@ def fork(
     bot_memory: BotMemory = None,
 ) -> None:
     """Continue a match from event N with other bots or another seed, into a new log."""
-    from racedeck.cli.contract import ForkOutput, ForkVerifyOutput
-    from racedeck.core.fork import fork_log, verify_fork
+    from racedeck.cli.contract import ForkOutput
+    from racedeck.core.fork import fork_log
 
     reg = registry(plugins_dir)
     confine = sandbox_of(sandbox, bot_memory)
@@ -97,20 +98,7 @@ def fork(
             raise UsageError(
                 "--verify checks an existing fork; drop --at, --seat, --seed, --play and --log"
             )
-        checked = verify_fork(reg, log, parent)
-        replay = checked.replay
-        assert replay.header.fork is not None
-        if json:
-            emit_json(
-                ForkVerifyOutput(
-                    log=str(log),
-                    verified=checked.whole,
-                    events=replay.events,
-                    fork=replay.header.fork,
-                )
-            )
-        else:
-            typer.echo(f"{log} forked at event {replay.header.fork.at}; {checked.summary()}")
+        _verify_fork(reg, log, parent, json)
         return
     if parent is not None:
         raise UsageError("--parent goes with --verify")
@@ -139,6 +127,27 @@ def fork(
         f"ranks {list(result.ranks)}, scores {list(result.scores)} {result.unit}"
     )
     typer.echo(f"log: {forked.path}")
+
+
+def _verify_fork(reg: Catalogue, log: Path, parent: Path | None, json: bool) -> None:
+    """Re-run the fork ``log`` and print what was verified (``fork --verify``)."""
+    from racedeck.cli.contract import ForkVerifyOutput
+    from racedeck.core.fork import verify_fork
+
+    checked = verify_fork(reg, log, parent)
+    replay = checked.replay
+    assert replay.header.fork is not None
+    if json:
+        emit_json(
+            ForkVerifyOutput(
+                log=str(log),
+                verified=checked.whole,
+                events=replay.events,
+                fork=replay.header.fork,
+            )
+        )
+    else:
+        typer.echo(f"{log} forked at event {replay.header.fork.at}; {checked.summary()}")
 
 
 def compare(
