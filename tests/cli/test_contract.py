@@ -72,6 +72,7 @@ def test_every_json_output_has_its_kind_and_decodes_as_its_type(
         ["diff", str(log), str(log), "--json"],
         ["fork", str(log), "--at", "4", "--log", str(tmp_path / "f.jsonl"), "--json"],
         ["fork", str(tmp_path / "f.jsonl"), "--verify", "--json"],
+        ["compare", str(log), "--seat", "1", "--bot", "heuristic", "--json"],
         ["html", str(log), "--out", str(tmp_path / "p.html"), "--json"],
         ["chart", str(log), "--out", str(tmp_path / "c.svg"), "--json"],
         ["tournament", "lacorsa", "--bot", "heuristic", "--bot", "random", "-o", "races=1",

@@ -200,6 +200,30 @@ class ForkVerifyOutput(Output, tag="fork-verify"):
     fork: ForkOrigin
 
 
+class PartingRow(msgspec.Struct, kw_only=True):
+    """A decision where the bot would have played otherwise, in the game's words."""
+
+    event: int
+    """The number of the decision's first event."""
+    played: str
+    chosen: str | None
+    """What the bot would have played; none when it failed (``fault``)."""
+    fault: str | None = None
+
+
+class CompareOutput(Output, tag="compare"):
+    """``racedeck compare --json``: a seat's decisions against a bot's choices."""
+
+    log: str
+    seat: int
+    played_by: str
+    bot: str
+    decisions: int
+    agreed: int
+    rate: float
+    partings: list[PartingRow]
+
+
 class HtmlOutput(Output, tag="html"):
     """``racedeck html --json``."""
 
@@ -436,6 +460,7 @@ OUTPUTS: dict[str, type[Output]] = {
         DiffOutput,
         ForkOutput,
         ForkVerifyOutput,
+        CompareOutput,
         HtmlOutput,
         ChartOutput,
         MatchOutput,

@@ -1,4 +1,4 @@
-"""Commands of the debugging group: diff, fork, step, html and chart.
+"""Commands of the debugging group: diff, fork, compare, step, html and chart.
 
 Each parses its arguments and makes one call into ``racedeck.inspect``; errors are raised
 as ``racedeck.core.errors`` errors and turned into one line and an exit code in ``main``.
@@ -13,10 +13,11 @@ import typer
 
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
 from racedeck.cli.sandboxing import BotMemory, SandboxFlag, confined, sandbox_of
+from racedeck.core.catalogue import Catalogue
 from racedeck.core.errors import UsageError
 
 if TYPE_CHECKING:
-    from racedeck.plugins import Registry
+    pass
 
 LogArg = Annotated[Path, typer.Argument(help="A match log (JSON Lines).")]
 SeatView = Annotated[int | None, typer.Option("--seat", help="Show states as this seat saw them.")]
@@ -69,6 +70,14 @@ def fork(
         Path | None,
         typer.Option("--log", help="Where to write the fork's log (default: beside LOG)."),
     ] = None,
+    play: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--play",
+            help="SEAT=ACTION: force that seat's action at the fork point, in the game's "
+            "words or as JSON (repeat for more seats).",
+        ),
+    ] = None,
     verify: Annotated[
         bool,
         typer.Option("--verify", help="Instead of forking, re-run the fork LOG and compare."),
@@ -88,9 +97,9 @@ def fork(
     reg = registry(plugins_dir)
     confine = sandbox_of(sandbox, bot_memory)
     if verify:
-        if at is not None or seat or seed is not None or log_out is not None:
+        if at is not None or seat or seed is not None or log_out is not None or play:
             raise UsageError(
-                "--verify checks an existing fork; drop --at, --seat, --seed and --log"
+                "--verify checks an existing fork; drop --at, --seat, --seed, --play and --log"
             )
         _verify_fork(reg, log, parent, json)
         return
@@ -99,7 +108,9 @@ def fork(
     if at is None:
         raise UsageError("fork needs --at N, the last event kept from LOG")
     target = log_out or log.with_name(f"{log.stem}.fork{at}{log.suffix or '.jsonl'}")
-    forked = fork_log(confined(reg, confine, plugins_dir), log, at, target, bots=seat, seed=seed)
+    forked = fork_log(
+        confined(reg, confine, plugins_dir), log, at, target, bots=seat, seed=seed, plays=play or ()
+    )
     result = forked.outcome.result
     if json:
         emit_json(
@@ -121,8 +132,8 @@ def fork(
     typer.echo(f"log: {forked.path}")
 
 
-def _verify_fork(reg: Registry, log: Path, parent: Path | None, json: bool) -> None:
-    """Re-run the fork ``log`` and compare (``fork --verify``), and say what was checked."""
+def _verify_fork(reg: Catalogue, log: Path, parent: Path | None, json: bool) -> None:
+    """Re-run the fork ``log`` and print what was verified (``fork --verify``)."""
     from racedeck.cli.contract import ForkVerifyOutput
     from racedeck.core.fork import verify_fork
 
@@ -140,6 +151,47 @@ def _verify_fork(reg: Registry, log: Path, parent: Path | None, json: bool) -> N
         )
     else:
         typer.echo(f"{log} forked at event {replay.header.fork.at}; {checked.summary()}")
+
+
+def compare(
+    log: LogArg,
+    seat: Annotated[int, typer.Option("--seat", help="The seat whose decisions are compared.")],
+    bot: Annotated[
+        str, typer.Option("--bot", help="The bot to ask at each decision (with parameters).")
+    ],
+    json: JsonFlag = False,
+    plugins_dir: PluginsDir = None,
+) -> None:
+    """Ask a bot what it would have played at each of a seat's decisions; list where they part."""
+    from racedeck.cli.contract import CompareOutput, PartingRow
+    from racedeck.inspect.compare import compare_log
+
+    found = compare_log(registry(plugins_dir), log, seat, bot)
+    if json:
+        rows = [
+            PartingRow(event=p.seq, played=p.played, chosen=p.chosen, fault=p.fault)
+            for p in found.partings
+        ]
+        emit_json(
+            CompareOutput(
+                log=found.log,
+                seat=seat,
+                played_by=found.played_by,
+                bot=found.bot,
+                decisions=found.decisions,
+                agreed=found.agreed,
+                rate=found.rate,
+                partings=rows,
+            )
+        )
+        return
+    typer.echo(
+        f"seat {seat} ({found.played_by}) against {found.bot}: {found.decisions} decisions, "
+        f"{found.agreed} the same ({found.rate:.1%})"
+    )
+    for part in found.partings:
+        other = f"faulted: {part.fault}" if part.chosen is None else part.chosen
+        typer.echo(f"  event {part.seq}: played {part.played}; {found.bot}: {other}")
 
 
 def step(
@@ -278,6 +330,7 @@ def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
     app.command()(diff)
     app.command()(fork)
+    app.command()(compare)
     app.command()(step)
     app.command()(html)
     app.command()(chart)

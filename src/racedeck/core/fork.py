@@ -24,6 +24,7 @@ from racedeck.core.bot import BotSpec
 from racedeck.core.catalogue import Catalogue
 from racedeck.core.errors import UsageError
 from racedeck.core.files import atomic_write
+from racedeck.core.forcing import parse_play
 from racedeck.core.log import ForkOrigin, Header, LogReader, LogWriter
 from racedeck.core.replay import copy_prefix, open_game, replay_log, write_match
 from racedeck.core.runner import MatchOutcome, make_header
@@ -59,8 +60,12 @@ def fork_log(
     *,
     bots: Sequence[str] | None = None,
     seed: int | None = None,
+    plays: Sequence[str] = (),
 ) -> ForkOutcome:
     """Write a fork of ``parent`` from event ``at`` to ``out`` and return how it went.
+
+    ``plays`` force seats' actions at the fork point (``SEAT=ACTION``, the action in the
+    game's words or as JSON: ``racedeck.core.forcing``); the header records them.
 
     The log is written under a temporary name and renamed once the match has ended, so
     a file under ``out`` is always complete.
@@ -76,15 +81,16 @@ def fork_log(
     with LogReader(parent) as reader:
         game, options = open_game(catalogue, reader.header, str(parent))
         # Refuses a fork point inside a decision's events, naming where it began.
-        _, parent_hash, _ = copy_prefix(reader, game, options, at, None)
+        state, parent_hash, _ = copy_prefix(reader, game, options, at, None)
         parent_header = reader.header
+    forced = tuple(parse_play(game, state, given) for given in plays)
     seats = resolve_seats(catalogue, parent_header, bots)
     new_seed = parent_header.seed if seed is None else seed
     header = replace(
         make_header(
             game, options, parent_header.players, new_seed, seats, parent_header.fault_policy
         ),
-        fork=ForkOrigin(parent_hash=parent_hash, at=at),
+        fork=ForkOrigin(parent_hash=parent_hash, at=at, play=forced),
     )
     target = Path(out)
     with atomic_write(target, f"the fork {target}") as handle, LogReader(parent) as source:

@@ -37,6 +37,7 @@ from racedeck.core.log_lines import (
     TURN_PREFIX,
     DebugNote,
     Fault,
+    ForcedPlay,
     Forfeit,
     ForkOrigin,
     Header,
@@ -63,6 +64,7 @@ __all__ = [
     "DebugNote",
     "Decision",
     "Fault",
+    "ForcedPlay",
     "Forfeit",
     "ForkOrigin",
     "Header",
@@ -307,7 +309,8 @@ class LogReader:
                     last_hash = chain(last_hash, body)
                     if last_hash != line.hash:
                         raise self._fail(
-                            lineno, f"hash mismatch at the decision of event {line.seq}: "
+                            lineno,
+                            f"hash mismatch at the decision of event {line.seq}: "
                             "the log was altered",
                         )
                     self.last_hash = last_hash

@@ -39,11 +39,23 @@ class SeatEntry(msgspec.Struct, frozen=True, kw_only=True):
     version: str = "1"
 
 
-class ForkOrigin(msgspec.Struct, frozen=True, kw_only=True):
-    """Where a forked match branched off: its parent log's last hash and the event number."""
+class ForcedPlay(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat's action forced at a fork point: the seat and the action as a log records it."""
+
+    seat: int
+    act: Any
+
+
+class ForkOrigin(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Where a forked match branched off: its parent log's last hash and the event number.
+
+    ``play`` holds the actions forced at the fork point (``racedeck fork --play``): each
+    seat named plays that action at its first decision after the fork point.
+    """
 
     parent_hash: str
     at: int
+    play: tuple[ForcedPlay, ...] = ()
 
 
 class Header(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

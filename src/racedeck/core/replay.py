@@ -28,6 +28,7 @@ from racedeck.core.errors import (
     RacedeckError,
     UsageError,
 )
+from racedeck.core.forcing import forced_actions
 from racedeck.core.game import AnyGame
 from racedeck.core.legacy_log import legacy_decisions, legacy_folding
 from racedeck.core.log import (
@@ -377,7 +378,8 @@ def write_match(
     if header.fork is not None:
         assert source is not None, "a fork's prefix is read from its source log"
         state, _, prefix = copy_prefix(source, game, options, header.fork.at, writer)
-        seats = watched(game, options, header.players, seats, header.seed, prefix)
+        forced = forced_actions(game, state, header.fork.play)
+        seats = watched(game, options, header.players, seats, header.seed, prefix, forced)
         start = header.fork.at + 1
     return run_match(
         game,

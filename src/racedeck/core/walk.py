@@ -24,7 +24,7 @@ from racedeck.core.driver import Driver
 from racedeck.core.entries import UnfoldableEvent, decode_event
 from racedeck.core.errors import LogError
 from racedeck.core.game import AnyGame
-from racedeck.core.log import Decision, LogEntry, LogReader, encode
+from racedeck.core.log import Decision, Header, LogEntry, LogReader, encode
 from racedeck.core.model import ENGINE, Action
 from racedeck.core.rng import Rng, engine_stream
 from racedeck.core.shown import shown
@@ -102,6 +102,8 @@ class _Walk:
         self.pending: deque[tuple[int, int, Decision, Action | None]] = deque()
         self.broken: list[LogError] = []
         self.decode_action = game.action_decoder.decode
+        self.forced = _forced_plays(self.header)
+        """The actions a fork's header forces at its fork point, by seat, until checked."""
 
     def read(self) -> tuple[int, int, Decision] | None:
         """Return the next decision, or None at the end or at a bad line (kept in ``broken``)."""
@@ -119,6 +121,8 @@ class _Walk:
         line, seq, decision = found
         try:
             chosen = self.legal_action(line, seat, decision, legal)
+            if seq >= self.prefix_end and seat in self.forced:
+                _check_forced(self.forced.pop(seat), decision, seat, self.path, line)
         except LogError as exc:
             self.broken.append(exc)
             return None
@@ -240,6 +244,24 @@ def walk(
             raise LogError(reader.path, after[0], "a decision after the match ended")
         if run.broken:
             raise run.broken[0]
+
+
+def _forced_plays(header: Header) -> dict[int, bytes]:
+    """Return the actions a fork's header forces at its fork point: seat, canonical bytes."""
+    if header.fork is None:
+        return {}
+    return {play.seat: encode(play.act) for play in header.fork.play}
+
+
+def _check_forced(wanted: bytes, decision: Decision, seat: int, path: str, line: int) -> None:
+    """Raise ``LogError`` unless a forced seat's first decision is the header's action."""
+    if decision.action != wanted:
+        raise LogError(
+            path,
+            line,
+            f"seat {seat}'s action at the fork point is not the one the header forces "
+            f"({wanted.decode(errors='replace')})",
+        )
 
 
 def _as_recorded(
