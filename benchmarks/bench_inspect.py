@@ -102,7 +102,6 @@ class Ticker(Game[Count, Action, Tick, TickerObservation, Options]):
         return Result(ranks=(1,), scores=(state.total,), unit="points")
 
 
-
 _ticker_registry = Registry()
 _ticker_registry.add_game(Ticker())
 _ticker_bot = BotSpec(name="none", factory=lambda: None, description="no seat acts")  # type: ignore[arg-type,return-value]

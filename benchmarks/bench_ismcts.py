@@ -122,31 +122,36 @@ def _shares(games: list[str]) -> list[Ratio]:
 
 def benchmarks() -> list[Benchmark | Ratio]:
     games = [name for name, game in sorted(_registry.games.items()) if sampler_for(game)]
-    return _shares(games) + [
-        Benchmark(
-            f"ismcts: {name}, {rollout} playouts",
-            "sims",
-            _searcher(name, rollout, sims, count),
-            HEURISTIC_TARGETS.get(name) if rollout == "heuristic" else None,
-        )
-        for name in games
-        for rollout, sims, count in (("random", SIMULATIONS, DECISIONS), ("heuristic", 50, 4))
-    ] + [
-        Benchmark(
-            f"ismcts: detroit-cleveland, heuristic playouts, horizon {horizon}",
-            "sims",
-            _searcher("detroit-cleveland", "heuristic", 50, 4, horizon),
-        )
-        for horizon in (20, 40)
-    ] + [
-        Benchmark(
-            "ismcts: detroit-cleveland, light playouts (rollout=light)",
-            "sims",
-            _searcher("detroit-cleveland", "light", 50, 4),
-        ),
-        Benchmark(
-            "ismcts: detroit-cleveland, first-legal playouts (the ceiling of full playouts)",
-            "sims",
-            _searcher("detroit-cleveland", "heuristic", 50, 4, free_policy=True),
-        )
-    ]
+    return (
+        _shares(games)
+        + [
+            Benchmark(
+                f"ismcts: {name}, {rollout} playouts",
+                "sims",
+                _searcher(name, rollout, sims, count),
+                HEURISTIC_TARGETS.get(name) if rollout == "heuristic" else None,
+            )
+            for name in games
+            for rollout, sims, count in (("random", SIMULATIONS, DECISIONS), ("heuristic", 50, 4))
+        ]
+        + [
+            Benchmark(
+                f"ismcts: detroit-cleveland, heuristic playouts, horizon {horizon}",
+                "sims",
+                _searcher("detroit-cleveland", "heuristic", 50, 4, horizon),
+            )
+            for horizon in (20, 40)
+        ]
+        + [
+            Benchmark(
+                "ismcts: detroit-cleveland, light playouts (rollout=light)",
+                "sims",
+                _searcher("detroit-cleveland", "light", 50, 4),
+            ),
+            Benchmark(
+                "ismcts: detroit-cleveland, first-legal playouts (the ceiling of full playouts)",
+                "sims",
+                _searcher("detroit-cleveland", "heuristic", 50, 4, free_policy=True),
+            ),
+        ]
+    )

@@ -108,9 +108,7 @@ def _advance(game: AnyGame, bots: list[Bot], state: Any, rng: random.Random) -> 
     return turn.state, len(step.seats)
 
 
-def positions(
-    game: AnyGame, options: Any, players: int, count: int, seed: int
-) -> list[Any]:
+def positions(game: AnyGame, options: Any, players: int, count: int, seed: int) -> list[Any]:
     """Return ``count`` states at seat decisions of seeded heuristic matches.
 
     Each match gives at most four, drawn at random among its seat decisions.

@@ -25,7 +25,7 @@ def test_make_run_installs_no_extra_and_make_test_installs_them() -> None:
     rules = dict(re.findall(r"^([^\s:#][^:]*):([^\n]*)$", makefile, flags=re.MULTILINE))
     assert rules["run"].split() == ["$(BIN)/racedeck"]
     install = makefile.split("$(BIN)/racedeck: pyproject.toml")[1].split("\n\n")[0]
-    assert 'pip install --quiet -e .\n' in install + "\n" and "[" not in install
+    assert "pip install --quiet -e .\n" in install + "\n" and "[" not in install
     assert rules["test"].split() == ["$(DEV)"]
     assert 'pip install --quiet -e ".[$(EXTRAS)]"' in makefile and "EXTRAS ?= dev" in makefile
 

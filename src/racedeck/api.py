@@ -413,5 +413,3 @@ class Replay:
 
     def __repr__(self) -> str:
         return f"<racedeck.Replay {self.header.game} seed {self.header.seed}: {self._name()}>"
-
-

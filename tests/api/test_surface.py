@@ -39,7 +39,8 @@ def test_type_checkers_see_every_name_of_the_api() -> None:
     """The ``TYPE_CHECKING`` import of ``racedeck/__init__.py`` names the whole API."""
     tree = ast.parse((SRC / "__init__.py").read_text(encoding="utf-8"))
     guarded = next(
-        node for node in tree.body
+        node
+        for node in tree.body
         if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
     )
     imported = {

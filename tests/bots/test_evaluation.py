@@ -46,8 +46,11 @@ def test_each_game_is_judged_by_the_evaluation_it_declares() -> None:
         assert game.capabilities.evaluation
         assert evaluation_of(game) == game.estimate
         if module is not None:
-            state = next(s for s, _ in random_turns(game, game.parse_options({}), 2, 1)
-                         if module.evaluate(s) is not None)
+            state = next(
+                s
+                for s, _ in random_turns(game, game.parse_options({}), 2, 1)
+                if module.evaluate(s) is not None
+            )
             assert game.estimate(state) == module.evaluate(state)
 
 
@@ -102,9 +105,7 @@ def test_famous500_counts_the_repairs_a_car_still_needs_against_its_speed_points
     has lost."""
     game = REGISTRY.game("famous-500")
     state = next(
-        s
-        for s, _ in random_turns(game, game.parse_options({}), 2, 2)
-        if s.phase == "choose"
+        s for s, _ in random_turns(game, game.parse_options({}), 2, 2) if s.phase == "choose"
     )
     healthy, worn = (40, 40, 40, 5), (0, 0, 0, 5)
     judged = famous500.evaluate(replace(state, cars=(worn, healthy)))

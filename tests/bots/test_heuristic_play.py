@@ -49,7 +49,9 @@ def heuristic_play(game_name: str, players: int) -> str:
             # The header names the versions; the events alone are the play, whichever
             # lines hold them (a line an event in log format 2, a line a decision in 3).
             kind = record["kind"]
-            events = [record["event"]] if kind == "event" else record["events"] if kind == "turn" else []
+            events = (
+                [record["event"]] if kind == "event" else record["events"] if kind == "turn" else []
+            )
             for event in events:
                 digest.update(json.dumps(event, sort_keys=True).encode() + b"\n")
     return digest.hexdigest()

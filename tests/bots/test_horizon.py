@@ -164,7 +164,9 @@ def test_the_estimate_check_refuses_a_game_with_no_estimate(
     from racedeck.bots.estimates import main
 
     assert main(["lacorsa", "--matches", "1", "-o", "races=1"]) == 2
-    assert capsys.readouterr().err == "estimates: lacorsa gives no estimate of an unfinished match\n"
+    assert (
+        capsys.readouterr().err == "estimates: lacorsa gives no estimate of an unfinished match\n"
+    )
     assert main(["detroit-cleveland", "--players", "9"]) == 2
     assert "takes 2 to 6 players" in capsys.readouterr().err
     assert main(["detroit-cleveland", "-o", "races"]) == 2

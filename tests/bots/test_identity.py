@@ -38,8 +38,10 @@ def test_the_log_header_records_the_program_by_its_own_name_and_version(
 ) -> None:
     seat = _program(tmp_path, "2.5")
     log = tmp_path / "m.jsonl"
-    assert main(["play", "lacorsa", "-s", seat, "-s", "random", "-o", "races=1",
-                 "--log", str(log)]) == 0
+    assert (
+        main(["play", "lacorsa", "-s", seat, "-s", "random", "-o", "races=1", "--log", str(log)])
+        == 0
+    )
     header = json.loads(log.read_text().splitlines()[0])
     assert header["seats"][0] == {"bot": seat, "version": "tester 2.5"}
     assert header["seats"][1]["version"] == "1"
@@ -62,8 +64,20 @@ def test_resume_refuses_a_program_that_changed_its_version_by_name(
 ) -> None:
     seat = _program(tmp_path, "1.0")
     db = tmp_path / "t.sqlite"
-    args = ["tournament", "lacorsa", "--bot", seat, "--bot", "random", "-o", "races=1",
-            "--matches", "2", "--db", str(db)]
+    args = [
+        "tournament",
+        "lacorsa",
+        "--bot",
+        seat,
+        "--bot",
+        "random",
+        "-o",
+        "races=1",
+        "--matches",
+        "2",
+        "--db",
+        str(db),
+    ]
     assert main(args) == 0
     with Store.open(db) as store:
         assert store.spec.bot_versions[seat] == "tester 1.0"
@@ -82,8 +96,10 @@ def test_a_log_with_a_protocol_2_program_verifies(
 ) -> None:
     seat = _program(tmp_path, "2.5")
     log = tmp_path / "m.jsonl"
-    assert main(["play", "lacorsa", "-s", seat, "-s", "random", "-o", "races=1",
-                 "--log", str(log)]) == 0
+    assert (
+        main(["play", "lacorsa", "-s", seat, "-s", "random", "-o", "races=1", "--log", str(log)])
+        == 0
+    )
     # Re-running the program (which names itself again, at the recorded version) gives the
     # very same log.
     assert main(["replay", str(log), "--verify", "--rerun"]) == 0
@@ -112,14 +128,50 @@ def test_under_sandbox_a_program_is_asked_who_it_is_only_inside_its_sandbox(
     )
     seat = f"cmd:python3 {path}"
     log = tmp_path / "m.jsonl"
-    assert main(["play", "lacorsa", "-s", seat, "-s", "random", "-o", "races=1",
-                 "--log", str(log), "--sandbox"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "lacorsa",
+                "-s",
+                seat,
+                "-s",
+                "random",
+                "-o",
+                "races=1",
+                "--log",
+                str(log),
+                "--sandbox",
+            ]
+        )
+        == 0
+    )
     header = json.loads(log.read_text().splitlines()[0])
     assert header["seats"][0]["version"] == "where inside"
     assert b'"kind":"fault"' not in log.read_bytes()
     db = tmp_path / "t.sqlite"
-    assert main(["tournament", "lacorsa", "--bot", seat, "--bot", "random", "-o", "races=1",
-                 "--matches", "2", "--db", str(db), "--sandbox", "--workers", "1"]) == 0
+    assert (
+        main(
+            [
+                "tournament",
+                "lacorsa",
+                "--bot",
+                seat,
+                "--bot",
+                "random",
+                "-o",
+                "races=1",
+                "--matches",
+                "2",
+                "--db",
+                str(db),
+                "--sandbox",
+                "--workers",
+                "1",
+            ]
+        )
+        == 0
+    )
     with Store.open(db) as store:
         assert store.spec.bot_versions[seat] == "where inside"
         assert {r.status for r in store.records()} == {"ok"}

@@ -110,7 +110,8 @@ def test_a_programs_standard_error_is_kept_only_in_part(tmp_path: Path) -> None:
 
 def test_a_second_answer_line_is_a_violation_not_a_later_answer(tmp_path: Path) -> None:
     command = _program(
-        tmp_path, "print(json.dumps({'choice': 0}) + '\\n' + json.dumps({'choice': 0}), flush=True)\n"
+        tmp_path,
+        "print(json.dumps({'choice': 0}) + '\\n' + json.dumps({'choice': 0}), flush=True)\n",
     )
     outcome, _ = play([RANDOM, subprocess_spec("chatty", command)])
     assert outcome.forfeit is not None

@@ -53,9 +53,7 @@ def test_a_budget_of_effort_with_a_horizon_is_one_bot_name_away() -> None:
         lambda name: REGISTRY.bot(name, "lacorsa"), "ismcts:simulations=none,effort=1,horizon=20"
     )
     assert spec.name == "ismcts:simulations=none,effort=1.0,horizon=20"  # as logs name it
-    assert spec.parameters == Budget(
-        simulations=None, effort=1.0, horizon=20, rollout="heuristic"
-    )
+    assert spec.parameters == Budget(simulations=None, effort=1.0, horizon=20, rollout="heuristic")
 
 
 def test_typed_values_and_none_are_taken_too() -> None:

@@ -26,7 +26,9 @@ def short_bot(game: str) -> type[Bot]:
     [code] = re.findall(r"```python\n# bot: " + re.escape(game) + r"\n(.*?)```", GUIDE, re.S)
     names: dict[str, object] = {}
     exec(compile(code, f"docs/plugins.md ({game})", "exec"), names)
-    [bot] = [v for v in names.values() if isinstance(v, type) and issubclass(v, Bot) and v is not Bot]
+    [bot] = [
+        v for v in names.values() if isinstance(v, type) and issubclass(v, Bot) and v is not Bot
+    ]
     return bot
 
 

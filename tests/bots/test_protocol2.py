@@ -46,8 +46,12 @@ def test_a_stray_line_gets_the_same_verdict_every_run(tmp_path: Path) -> None:
     verdicts = set()
     for _ in range(6):
         report = check_named(REGISTRY, name, "lacorsa", matches=1, time_limit=2)
-        verdicts.add(tuple((f.violation.kind, f.violation.decision, f.violation.detail,
-                            f.violation.message) for f in report.findings))
+        verdicts.add(
+            tuple(
+                (f.violation.kind, f.violation.decision, f.violation.detail, f.violation.message)
+                for f in report.findings
+            )
+        )
     assert verdicts == {(("bad-answer", 2, STRAY, "a stray line"),)}
 
 
@@ -67,8 +71,11 @@ def test_a_program_that_gives_up_a_decision_is_its_seats_fault(tmp_path: Path) -
 
 
 def test_protocol_2_ready_must_name_the_program(tmp_path: Path) -> None:
-    name = _v2(tmp_path, "print(json.dumps({'decision': d, 'choice': 0}), flush=True)\n",
-               ready="{'name': ''}")
+    name = _v2(
+        tmp_path,
+        "print(json.dumps({'decision': d, 'choice': 0}), flush=True)\n",
+        ready="{'name': ''}",
+    )
     report = check_named(REGISTRY, name, "lacorsa", matches=1, time_limit=2)
     assert report.findings[0].violation.decision == -1
     assert "names the program" in report.findings[0].violation.detail

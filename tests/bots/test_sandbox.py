@@ -56,7 +56,9 @@ def test_ismcts_draws_from_the_same_stream_in_its_sandbox() -> None:
 
 @pytest.mark.parametrize("command", ["play", "tournament", "gate", "fork"])
 def test_without_bubblewrap_sandbox_is_one_line_naming_the_package(
-    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    command: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
 ) -> None:
     log = tmp_path / "m.jsonl"
@@ -64,8 +66,16 @@ def test_without_bubblewrap_sandbox_is_one_line_naming_the_package(
     monkeypatch.setenv("PATH", "/nonexistent")
     args = {
         "play": ["play", "lacorsa", "--seat", "random", "--seat", "random", "--no-log"],
-        "tournament": ["tournament", "lacorsa", "--bot", "random", "--bot", "heuristic",
-                       "--db", str(tmp_path / "t.sqlite")],
+        "tournament": [
+            "tournament",
+            "lacorsa",
+            "--bot",
+            "random",
+            "--bot",
+            "heuristic",
+            "--db",
+            str(tmp_path / "t.sqlite"),
+        ],
         "gate": ["gate", "lacorsa", "--candidate", "heuristic", "--baseline", "random"],
         "fork": ["fork", str(log), "--at", "3", "--log", str(tmp_path / "f.jsonl")],
     }[command]
@@ -196,7 +206,7 @@ def _marked() -> list[int]:
     return found
 
 
-INSIDE_ONLY = '''
+INSIDE_ONLY = """
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.hookspecs import hookimpl
 
@@ -212,7 +222,7 @@ class InsideOnly(Bot):
 @hookimpl
 def racedeck_register_bots(register):
     register(BotSpec(name="inside-only", factory=InsideOnly, description="sandboxed or not at all"))
-'''
+"""
 
 
 @pytest.fixture
@@ -228,8 +238,22 @@ def test_a_tournament_plays_every_match_sandboxed_and_its_resume_too(
     inside_only: Path, tmp_path: Path
 ) -> None:
     db = tmp_path / "t.sqlite"
-    args = ["tournament", "lacorsa", "--bot", "inside-only", "--bot", "random", "-o", "races=1",
-            "--matches", "2", "--plugins-dir", str(inside_only), "--workers", "1"]
+    args = [
+        "tournament",
+        "lacorsa",
+        "--bot",
+        "inside-only",
+        "--bot",
+        "random",
+        "-o",
+        "races=1",
+        "--matches",
+        "2",
+        "--plugins-dir",
+        str(inside_only),
+        "--workers",
+        "1",
+    ]
     assert main([*args, "--db", str(db), "--sandbox", "--bot-memory", "512M"]) == 0
     with Store.open(db) as store:
         assert store.spec.sandbox_memory == 512 << 20
@@ -248,17 +272,47 @@ def test_a_tournament_plays_every_match_sandboxed_and_its_resume_too(
 def test_fork_and_gate_play_sandboxed(inside_only: Path, tmp_path: Path) -> None:
     log = tmp_path / "m.jsonl"
     plugins = ["--plugins-dir", str(inside_only)]
-    assert main(["play", "lacorsa", "-s", "random", "-s", "random", "-o", "races=1",
-                 "--log", str(log)]) == 0
+    assert (
+        main(
+            ["play", "lacorsa", "-s", "random", "-s", "random", "-o", "races=1", "--log", str(log)]
+        )
+        == 0
+    )
     fork = tmp_path / "f.jsonl"
-    args = ["fork", str(log), "--at", "3", "-s", "inside-only", "-s", "random",
-            "--log", str(fork), *plugins]
+    args = [
+        "fork",
+        str(log),
+        "--at",
+        "3",
+        "-s",
+        "inside-only",
+        "-s",
+        "random",
+        "--log",
+        str(fork),
+        *plugins,
+    ]
     assert main([*args, "--sandbox"]) == 0
     assert b'"kind":"fault"' not in fork.read_bytes()
     saved = tmp_path / "gate.sqlite"
-    gate = ["gate", "lacorsa", "--candidate", "inside-only", "--baseline", "random",
-            "-o", "races=1", "--max-matches", "2", "--workers", "1", *plugins, "--sandbox",
-            "--save", str(saved)]
+    gate = [
+        "gate",
+        "lacorsa",
+        "--candidate",
+        "inside-only",
+        "--baseline",
+        "random",
+        "-o",
+        "races=1",
+        "--max-matches",
+        "2",
+        "--workers",
+        "1",
+        *plugins,
+        "--sandbox",
+        "--save",
+        str(saved),
+    ]
     assert main(gate) in (0, 1, 5)  # a verdict, whichever
     with Store.open(saved) as store:
         assert {r.status for r in store.records()} == {"ok"}
@@ -270,7 +324,7 @@ def test_a_persons_seat_stays_at_the_terminal() -> None:
     assert sandboxed(REGISTRY.bot("random", "lacorsa"), SMALL).factory is not RANDOM.factory
 
 
-LIMITS = '''
+LIMITS = """
 import json, os, sys
 opened = []
 try:
@@ -304,7 +358,7 @@ for line in sys.stdin:
         print(json.dumps({"decision": m["decision"], "choice": 0}), flush=True)
     else:
         break
-'''
+"""
 
 
 def test_open_files_file_size_and_the_scratch_folder_are_bounded(tmp_path: Path) -> None:
@@ -358,9 +412,23 @@ def test_a_sandboxed_bot_dies_with_the_engine(tmp_path: Path) -> None:
         "        time.sleep(600)\n"
     )
     engine = subprocess.Popen(
-        [sys.executable, "-m", "racedeck", "play", "lacorsa", "-s", f"cmd:python3 {sleeper}",
-         "-s", "random", "--no-log", "--sandbox", "--time-limit", "120"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "racedeck",
+            "play",
+            "lacorsa",
+            "-s",
+            f"cmd:python3 {sleeper}",
+            "-s",
+            "random",
+            "--no-log",
+            "--sandbox",
+            "--time-limit",
+            "120",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         deadline = time.monotonic() + 30

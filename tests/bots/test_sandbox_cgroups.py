@@ -82,9 +82,30 @@ def test_no_group_is_left_after_a_tournament_of_sandboxed_matches(tmp_path: Path
     watcher = threading.Thread(target=watch)
     watcher.start()
     try:
-        assert main(["tournament", "lacorsa", "--bot", "random", "--bot", "heuristic",
-                     "-o", "races=1", "--matches", "3", "--workers", "1",
-                     "--db", str(tmp_path / "t.sqlite"), "--sandbox", "--bot-memory", "256M"]) == 0
+        assert (
+            main(
+                [
+                    "tournament",
+                    "lacorsa",
+                    "--bot",
+                    "random",
+                    "--bot",
+                    "heuristic",
+                    "-o",
+                    "races=1",
+                    "--matches",
+                    "3",
+                    "--workers",
+                    "1",
+                    "--db",
+                    str(tmp_path / "t.sqlite"),
+                    "--sandbox",
+                    "--bot-memory",
+                    "256M",
+                ]
+            )
+            == 0
+        )
     finally:
         done.set()
         watcher.join()
@@ -99,10 +120,30 @@ def test_no_group_is_left_after_a_tournament_of_sandboxed_matches(tmp_path: Path
 @needs_cgroups
 def test_a_sandboxed_fork_leaves_no_group(tmp_path: Path) -> None:
     log = tmp_path / "m.jsonl"
-    assert main(["play", "lacorsa", "-s", "random", "-s", "random", "-o", "races=1",
-                 "--log", str(log)]) == 0
-    assert main(["fork", str(log), "--at", "3", "-s", "heuristic", "-s", "random",
-                 "--log", str(tmp_path / "f.jsonl"), "--sandbox"]) == 0
+    assert (
+        main(
+            ["play", "lacorsa", "-s", "random", "-s", "random", "-o", "races=1", "--log", str(log)]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "fork",
+                str(log),
+                "--at",
+                "3",
+                "-s",
+                "heuristic",
+                "-s",
+                "random",
+                "--log",
+                str(tmp_path / "f.jsonl"),
+                "--sandbox",
+            ]
+        )
+        == 0
+    )
     assert leftovers() == []  # the bots that watched the prefix are closed with the match
 
 

@@ -59,9 +59,7 @@ than a decision's legal actions, every simulation tries an untried action first.
 _OPTIONS = {"detroit-cleveland": {"races": 1}, "lacorsa": {"races": 1}}
 
 
-def _fingerprinted(
-    game_name: str, players: int, bot: str = "ismcts", **parameters: float
-) -> str:
+def _fingerprinted(game_name: str, players: int, bot: str = "ismcts", **parameters: float) -> str:
     """Play ``bot`` (``ismcts``, small budget) in seat 0, the heuristic in the others, seed
     3; hash the event lines."""
     search = REGISTRY.bot(bot, game_name).with_parameters(

@@ -55,7 +55,9 @@ def test_ismcts_writes_what_it_weighed_and_show_prints_it(
         spent = int(note["text"].split()[1])
         assert note["text"].startswith(f"weighed {spent} simulations: car ") and spent <= 30
         assert "visits, value " in note["text"] and "{" not in note["text"]
-    last_event = max(line["seq"] + len(line["events"]) - 1 for line in lines if line["kind"] == "turn")
+    last_event = max(
+        line["seq"] + len(line["events"]) - 1 for line in lines if line["kind"] == "turn"
+    )
     capsys.readouterr()
     assert main(["show", str(first), "--at", str(last_event)]) == 0
     out = capsys.readouterr().out
@@ -71,9 +73,13 @@ def test_ismcts_writes_what_it_weighed_and_show_prints_it(
     assert main(["diff", str(first), str(fork)]) == 0
     forked = [json.loads(line) for line in fork.read_text().splitlines()]
     after = [line["debug"]["text"] for line in lines if line["kind"] == "debug" and line["seq"] > 6]
-    assert after and [
-        line["debug"]["text"] for line in forked if line["kind"] == "debug" and line["seq"] > 6
-    ] == after
+    assert (
+        after
+        and [
+            line["debug"]["text"] for line in forked if line["kind"] == "debug" and line["seq"] > 6
+        ]
+        == after
+    )
 
 
 def test_the_commands_in_debugging_md_print_what_ismcts_weighed(

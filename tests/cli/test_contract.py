@@ -65,8 +65,19 @@ def test_every_json_output_has_its_kind_and_decodes_as_its_type(
         ["games", "--json"],
         ["bots", "--json"],
         ["plugins", "--json"],
-        ["play", "lacorsa", "-s", "heuristic", "-s", "random", "-o", "races=1", "--log", str(log),
-         "--json"],
+        [
+            "play",
+            "lacorsa",
+            "-s",
+            "heuristic",
+            "-s",
+            "random",
+            "-o",
+            "races=1",
+            "--log",
+            str(log),
+            "--json",
+        ],
         ["replay", str(log), "--verify", "--json"],
         ["show", str(log), "--at", "3", "--json"],
         ["diff", str(log), str(log), "--json"],
@@ -75,8 +86,23 @@ def test_every_json_output_has_its_kind_and_decodes_as_its_type(
         ["compare", str(log), "--seat", "1", "--bot", "heuristic", "--json"],
         ["html", str(log), "--out", str(tmp_path / "p.html"), "--json"],
         ["chart", str(log), "--out", str(tmp_path / "c.svg"), "--json"],
-        ["tournament", "lacorsa", "--bot", "heuristic", "--bot", "random", "-o", "races=1",
-         "--matches", "2", "--workers", "1", "--db", str(db), "--json"],
+        [
+            "tournament",
+            "lacorsa",
+            "--bot",
+            "heuristic",
+            "--bot",
+            "random",
+            "-o",
+            "races=1",
+            "--matches",
+            "2",
+            "--workers",
+            "1",
+            "--db",
+            str(db),
+            "--json",
+        ],
         ["tournament", "report", str(db), "--json"],
         ["tournament", "matches", str(db), "--json"],
         ["tournament", "log", str(db), "1", "--out", str(tmp_path / "m1.jsonl"), "--json"],
@@ -100,8 +126,9 @@ def test_match_seeds_are_strings_that_keep_every_bit(
 ) -> None:
     db = tmp_path / "t.sqlite"
     args = ["tournament", "lacorsa", "--bot", "heuristic", "--bot", "random", "-o", "races=1"]
-    code, out, err = run([*args, "--matches", "4", "--workers", "1", "--db", str(db), "--json"],
-                         capsys)
+    code, out, err = run(
+        [*args, "--matches", "4", "--workers", "1", "--db", str(db), "--json"], capsys
+    )
     assert code == 0, err
     lines = [json.loads(line) for line in out.splitlines()]
     seeds = {line["index"]: line["seed"] for line in lines if line["kind"] == "match"}
@@ -118,8 +145,12 @@ def test_match_seeds_are_strings_that_keep_every_bit(
     [
         (["play", "chess", "-s", "random"], EXIT_BAD_INPUT, "bad-input", "play"),
         (["play", "lacorsa", "-s", "random", "-o", "races"], EXIT_USAGE, "usage", "play"),
-        (["tournament", "report", "/nonexistent.sqlite"], EXIT_BAD_INPUT, "bad-input",
-         "tournament report"),
+        (
+            ["tournament", "report", "/nonexistent.sqlite"],
+            EXIT_BAD_INPUT,
+            "bad-input",
+            "tournament report",
+        ),
         (["play", "--nope"], EXIT_USAGE, "usage", "play"),
     ],
 )
@@ -176,7 +207,7 @@ def test_replay_verify_says_in_one_line_when_a_bot_version_differs(
         (PLUGINS / "greedy.py")
         .read_text()
         .replace("return legal[-1]", "return legal[0]")
-        .replace('description=', 'version="2", description=')
+        .replace("description=", 'version="2", description=')
     )
     code, _out, err = run(
         ["replay", str(log), "--verify", "--rerun", "--plugins-dir", str(other)], capsys

@@ -16,8 +16,20 @@ import pytest
 from racedeck import diagnostics
 
 SRC = Path(__file__).resolve().parents[2] / "src"
-TOURNAMENT = ["tournament", "lacorsa", "--bot", "heuristic", "--bot", "random", "-o", "races=1",
-              "--matches", "4", "--workers", "1"]
+TOURNAMENT = [
+    "tournament",
+    "lacorsa",
+    "--bot",
+    "heuristic",
+    "--bot",
+    "random",
+    "-o",
+    "races=1",
+    "--matches",
+    "4",
+    "--workers",
+    "1",
+]
 
 
 @pytest.fixture(autouse=True)
@@ -29,13 +41,17 @@ def restored() -> Iterator[None]:
 def racedeck(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "racedeck", *args],
-        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(SRC)}, check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(SRC)},
+        check=True,
     )
 
 
 def modules(stderr: str) -> set[str]:
     return {
-        line.rsplit("|", 1)[1].strip() for line in stderr.splitlines()
+        line.rsplit("|", 1)[1].strip()
+        for line in stderr.splitlines()
         if line.startswith("import time:")
     }
 

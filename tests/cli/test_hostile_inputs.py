@@ -48,7 +48,9 @@ def test_an_option_nested_too_deep_is_a_usage_error(
     depth: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
     value = "[" * depth + "]" * depth
-    code = main(["play", "lacorsa", "-s", "random", "-s", "random", "--no-log", "-o", f"races={value}"])
+    code = main(
+        ["play", "lacorsa", "-s", "random", "-s", "random", "--no-log", "-o", f"races={value}"]
+    )
     assert code in (EXIT_USAGE, EXIT_BAD_INPUT)
     assert "Traceback" not in capsys.readouterr().err
 
@@ -87,8 +89,18 @@ def test_json_output_stays_json_when_a_bot_prints(
     plugins.mkdir()
     (plugins / "hostile_bots.py").write_text(PLUGIN)
     code = main(
-        ["play", "lacorsa", "-s", "hostile-printer", "-s", "random", "--no-log", "--json",
-         "--plugins-dir", str(plugins)]
+        [
+            "play",
+            "lacorsa",
+            "-s",
+            "hostile-printer",
+            "-s",
+            "random",
+            "--no-log",
+            "--json",
+            "--plugins-dir",
+            str(plugins),
+        ]
     )
     out = capsys.readouterr().out
     assert code == 0
@@ -111,8 +123,20 @@ def test_a_thread_a_bot_leaves_running_does_not_keep_play_from_exiting(tmp_path:
     plugins.mkdir()
     (plugins / "hostile_bots.py").write_text(PLUGIN)
     done = subprocess.run(
-        [sys.executable, "-m", "racedeck", "play", "lacorsa", "-s", "hostile-thread",
-         "-s", "random", "--no-log", "--plugins-dir", str(plugins)],
+        [
+            sys.executable,
+            "-m",
+            "racedeck",
+            "play",
+            "lacorsa",
+            "-s",
+            "hostile-thread",
+            "-s",
+            "random",
+            "--no-log",
+            "--plugins-dir",
+            str(plugins),
+        ],
         capture_output=True,
         timeout=60,
         check=False,

@@ -35,8 +35,16 @@ def test_fork_seats_a_search_bot_that_gets_the_rules(
     fork = tmp_path / "f.jsonl"
     code, out, err = run(
         [
-            "fork", str(log), "--at", "10", "--seat", "ismcts:simulations=10", "--seat", "random",
-            "--log", str(fork),
+            "fork",
+            str(log),
+            "--at",
+            "10",
+            "--seat",
+            "ismcts:simulations=10",
+            "--seat",
+            "random",
+            "--log",
+            str(fork),
         ],
         capsys,
     )
@@ -126,8 +134,22 @@ def test_a_tournament_records_parameters_and_its_resume_plays_them(
 ) -> None:
     db = tmp_path / "t.sqlite"
     args = [
-        "tournament", "lacorsa", "--bot", "ismcts:simulations=5", "--bot", CMD,
-        "-o", "races=1", "--players", "2", "--matches", "2", "--workers", "1", "--db", str(db),
+        "tournament",
+        "lacorsa",
+        "--bot",
+        "ismcts:simulations=5",
+        "--bot",
+        CMD,
+        "-o",
+        "races=1",
+        "--players",
+        "2",
+        "--matches",
+        "2",
+        "--workers",
+        "1",
+        "--db",
+        str(db),
     ]
     code, _out, err = run(args, capsys)
     assert code == 0, err
@@ -140,8 +162,20 @@ def test_a_tournament_records_parameters_and_its_resume_plays_them(
     code, _out, err = run(resume, capsys)
     assert code == 0, err
     code, out, err = run(
-        ["gate", "lacorsa", "--candidate", "ismcts:simulations=5", "--baseline", "random",
-         "-o", "races=1", "--max-matches", "2", "--workers", "1"],
+        [
+            "gate",
+            "lacorsa",
+            "--candidate",
+            "ismcts:simulations=5",
+            "--baseline",
+            "random",
+            "-o",
+            "races=1",
+            "--max-matches",
+            "2",
+            "--workers",
+            "1",
+        ],
         capsys,
     )
     assert code in (0, 1, 5) and "gate: " in out, err

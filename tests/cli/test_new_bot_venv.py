@@ -22,8 +22,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str | Path, cwd: Path | None = None) -> str:
-    done = subprocess.run([str(a) for a in args], capture_output=True, text=True, cwd=cwd,
-                          env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    done = subprocess.run(
+        [str(a) for a in args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
@@ -34,8 +39,18 @@ def racedeck_wheel(folder: Path) -> Path:
     shutil.copytree(ROOT / "src", source / "src", ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
-    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-        "--wheel-dir", folder / "dist", source)
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--quiet",
+        "--no-deps",
+        "--no-build-isolation",
+        "--wheel-dir",
+        folder / "dist",
+        source,
+    )
     [wheel] = (folder / "dist").glob("racedeck-*.whl")
     return wheel
 
@@ -56,12 +71,22 @@ def test_the_new_bot_package_installs_beside_a_racedeck_wheel_in_a_fresh_venv(
     package = tmp_path / "racedeck-pit-boss"
     write_package("pit-boss", "lacorsa", package)
     # pip checks racedeck>=0.1 against the installed wheel; --no-index: nothing is fetched.
-    run(python, "-m", "pip", "install", "--quiet", "--no-index", "--no-build-isolation",
-        "-e", package)
+    run(
+        python,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--no-index",
+        "--no-build-isolation",
+        "-e",
+        package,
+    )
     listed = run(home / "bin" / "racedeck", "bots", "--game", "lacorsa")
     assert "pit-boss" in listed
-    tests = run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", package / "tests",
-                cwd=package)
+    tests = run(
+        python, "-m", "pytest", "-q", "-p", "no:cacheprovider", package / "tests", cwd=package
+    )
     assert "4 passed" in tests
 
 

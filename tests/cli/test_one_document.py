@@ -35,8 +35,23 @@ def one_document(out: str, kind: str) -> dict[str, object]:
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     log = tmp_path_factory.mktemp("logs") / "m.jsonl"
-    assert main(["play", "lacorsa", "-s", "heuristic", "-s", "random", "-o", "races=1",
-                 "--log", str(log)]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "lacorsa",
+                "-s",
+                "heuristic",
+                "-s",
+                "random",
+                "-o",
+                "races=1",
+                "--log",
+                str(log),
+            ]
+        )
+        == 0
+    )
     return log
 
 

@@ -47,7 +47,9 @@ def imported_by(*args: str) -> set[str]:
 def test_help_imports_nothing_heavy(args: list[str]) -> None:
     modules = imported_by(*args)
     assert "racedeck.cli.app" in modules
-    loaded = sorted(m for m in modules for heavy in HEAVY if m == heavy or m.startswith(heavy + "."))
+    loaded = sorted(
+        m for m in modules for heavy in HEAVY if m == heavy or m.startswith(heavy + ".")
+    )
     assert loaded == []
 
 

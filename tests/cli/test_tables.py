@@ -23,8 +23,16 @@ class Terminal(io.StringIO):
 def standings() -> object:
     bots = ("amy", "bob", "cid")
     records = [
-        MatchRecord(index=i, seed=i, deal=i, seats=(bots[i % 3], bots[(i + 1) % 3]),
-                    status="ok", ranks=(1, 2), scores=(9, 3), unit="places")
+        MatchRecord(
+            index=i,
+            seed=i,
+            deal=i,
+            seats=(bots[i % 3], bots[(i + 1) % 3]),
+            status="ok",
+            ranks=(1, 2),
+            scores=(9, 3),
+            unit="places",
+        )
         for i in range(6)
     ]
     spec = TournamentSpec(game="g", bots=bots, players=2, matches=6, seed=0)
@@ -47,8 +55,22 @@ def test_a_terminal_gets_boxed_tables_with_the_same_figures() -> None:
 def test_off_a_terminal_the_command_prints_the_plain_table(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args = ["tournament", "lacorsa", "--bot", "heuristic", "--bot", "random", "-o", "races=1",
-            "--matches", "2", "--workers", "1", "--db", str(tmp_path / "t.sqlite")]
+    args = [
+        "tournament",
+        "lacorsa",
+        "--bot",
+        "heuristic",
+        "--bot",
+        "random",
+        "-o",
+        "races=1",
+        "--matches",
+        "2",
+        "--workers",
+        "1",
+        "--db",
+        str(tmp_path / "t.sqlite"),
+    ]
     code, out, err = run_cli(args, capsys)
     assert code == 0, err
     assert out.splitlines()[2].split()[:2] == ["bot", "matches"] and "───" not in out

@@ -24,8 +24,15 @@ from racedeck.core.runner import run_match
 
 from .cases import GAMES, REGISTRY
 
-_SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
-         types.CodeType, types.FrameType, types.MethodType)
+_SKIP = (
+    type,
+    types.ModuleType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.CodeType,
+    types.FrameType,
+    types.MethodType,
+)
 
 
 def _reachable(root: object, limit: int = 20_000) -> list[object]:

@@ -67,20 +67,20 @@ def test_the_driver_is_the_only_play_loop() -> None:
 
 
 def test_the_walk_finds_a_copy_of_the_loop() -> None:
-    copy = '''
+    copy = """
 def play(game, state):
     while True:
         step = game.next_step(state)
         for seat in step.seats:
             legal = game.legal_actions(state, seat)
-'''
+"""
     assert _play_loops(ast.parse(copy), "m") == {"m:play"}
-    aliased = '''
+    aliased = """
 class Bot:
     def search(self, game, state):
         next_step, resolve = game.next_step, game.resolve
         while not next_step(state).over:
             resolve(turn, 0, None)
-'''
+"""
     assert _play_loops(ast.parse(aliased), "m") == {"m:Bot.search"}
     assert _play_loops(ast.parse("def f(game, s):\n    return game.next_step(s)\n"), "m") == set()

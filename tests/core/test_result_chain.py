@@ -75,8 +75,12 @@ def _swap_ranks(lines: list[dict[str, Any]]) -> None:
 
 def _invent_forfeit(lines: list[dict[str, Any]]) -> None:
     lines[-1]["forfeit"] = {"seat": 0, "reason": "made up"}
-    lines[-1]["result"] = {"ranks": [2, 1], "scores": [0, 0], "unit": "points",
-                           "summary": ["seat 0 forfeited: made up"]}
+    lines[-1]["result"] = {
+        "ranks": [2, 1],
+        "scores": [0, 0],
+        "unit": "points",
+        "summary": ["seat 0 forfeited: made up"],
+    }
 
 
 def _blame_the_other_seat(lines: list[dict[str, Any]]) -> None:
@@ -120,8 +124,14 @@ def _commands(log: Path, tmp_path: Path) -> list[list[str]]:
         (True, _renumber_fault, "fault line numbered"),
         (True, _drop_fault, "no fault line caused"),
     ],
-    ids=["swapped-ranks", "invented-forfeit", "forfeit-of-the-other-seat", "no-scores",
-         "renumbered-fault", "dropped-fault"],
+    ids=[
+        "swapped-ranks",
+        "invented-forfeit",
+        "forfeit-of-the-other-seat",
+        "no-scores",
+        "renumbered-fault",
+        "dropped-fault",
+    ],
 )
 def test_every_command_refuses_a_forged_ending_naming_its_line(
     registry: Registry,

@@ -81,9 +81,7 @@ def test_the_html_replay_lists_events_in_words_and_names_each_seats_bot(
     assert '<p id="bots"></p>' in html and '"seat " + seat + ": " + bot' in html
 
 
-def test_the_chart_names_each_seats_bot(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_chart_names_each_seats_bot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = _log(tmp_path, capsys)
     chart = lap_chart(REGISTRY, log)
     assert chart.title.endswith("seat 0 heuristic, seat 1 random")

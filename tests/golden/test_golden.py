@@ -137,9 +137,7 @@ def test_a_log_of_decisions_is_at_most_15_percent_larger_than_one_of_events(matc
     assert match.path.stat().st_size <= 1.15 * format2.stat().st_size
 
 
-@pytest.mark.parametrize(
-    "path", sorted(OLD_DIR.glob("*-format2.jsonl"))[:3], ids=lambda p: p.stem
-)
+@pytest.mark.parametrize("path", sorted(OLD_DIR.glob("*-format2.jsonl"))[:3], ids=lambda p: p.stem)
 def test_a_fork_of_a_format_2_log_is_a_log_of_decisions_checked_against_it(
     registry: Registry, path: Path, tmp_path: Path
 ) -> None:

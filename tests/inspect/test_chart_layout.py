@@ -46,8 +46,14 @@ def test_no_text_of_a_chart_leaves_the_picture(
 ) -> None:
     game = registry.game(name)
     for players in sorted({game.min_players, game.max_players}):
-        log = play(registry, tmp_path / f"{name}-{players}.jsonl", game=name,
-                   bots=("random",) * players, seed=3, options=game.conformance_options[0])
+        log = play(
+            registry,
+            tmp_path / f"{name}-{players}.jsonl",
+            game=name,
+            bots=("random",) * players,
+            seed=3,
+            options=game.conformance_options[0],
+        )
         chart = lap_chart(registry, log)
         page = tmp_path / f"{name}-{players}.html"
         page.write_text(

@@ -177,7 +177,8 @@ def test_fork_with_the_wrong_number_of_seats_is_a_usage_error(
     parent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert (
-        main(["fork", str(parent), "--at", "3", "--seat", "random", "--log", str(tmp_path / "x")]) == 2
+        main(["fork", str(parent), "--at", "3", "--seat", "random", "--log", str(tmp_path / "x")])
+        == 2
     )
     assert "4 seats" in capsys.readouterr().err
 

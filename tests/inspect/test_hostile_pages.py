@@ -108,9 +108,26 @@ def test_the_report_page_escapes_bot_names_and_runs_nothing(
         f"    register(BotSpec(name={NAMES[1]!r}, factory=RandomBot, description=''))\n"
     )
     db = tmp_path / "t.sqlite"
-    args = ["tournament", "lacorsa", "-o", "races=1", "--plugins-dir", str(plugins),
-            "--bot", NAMES[0], "--bot", NAMES[1], "--players", "2", "--matches", "4",
-            "--workers", "1", "--db", str(db)]
+    args = [
+        "tournament",
+        "lacorsa",
+        "-o",
+        "races=1",
+        "--plugins-dir",
+        str(plugins),
+        "--bot",
+        NAMES[0],
+        "--bot",
+        NAMES[1],
+        "--players",
+        "2",
+        "--matches",
+        "4",
+        "--workers",
+        "1",
+        "--db",
+        str(db),
+    ]
     assert main(args) == 0
     page = tmp_path / "report.html"
     assert main(["tournament", "report", str(db), "--html", str(page)]) == 0

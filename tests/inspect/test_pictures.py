@@ -220,7 +220,7 @@ def test_the_page_itself_draws_no_game() -> None:
     "hostile",
     [
         *(
-            f'    script = "function (sc) {{ return \'{closing}<script>window.pwned=1\'; }}"\n'
+            f"    script = \"function (sc) {{ return '{closing}<script>window.pwned=1'; }}\"\n"
             for closing in ("</script>", "</SCRIPT >", "<!--")
         ),
         "    script = None\n",
@@ -237,7 +237,9 @@ def test_a_drawing_that_would_end_the_pages_script_is_refused_in_one_line(
         replay_page(registry, log)
     out = tmp_path / "page.html"
     args = ["html", str(log), "--out", str(out), "--plugins-dir", str(folder)]
-    assert main(args) == EXIT_BAD_INPUT == 3  # docs/debugging.md: "in one line naming the game (exit 3)"
+    assert (
+        main(args) == EXIT_BAD_INPUT == 3
+    )  # docs/debugging.md: "in one line naming the game (exit 3)"
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "'high-card'" in err[0] and "Traceback" not in err[0], err
     assert not out.exists()

@@ -69,5 +69,7 @@ def test_every_game_renders_a_seat_view_unchanged_by_what_the_seat_cannot_see(
                 variant = game.hidden_variants(state, seat, rng)
                 if variant is not None:
                     checked += 1
-                    assert game.presentation.render(variant, seat) == game.presentation.render(state, seat), (name, seq, seat)
+                    assert game.presentation.render(variant, seat) == game.presentation.render(
+                        state, seat
+                    ), (name, seq, seat)
     assert checked > 100

@@ -105,7 +105,9 @@ def test_every_built_in_game_is_registered_for_gymnasium_make() -> None:
     assert env.observation_space.contains(obs)
     assert isinstance(env.render(), str) and env.render()
     # Without an import of one's own, gymnasium imports the module the id names.
-    assert gymnasium.make("racedeck.rl:racedeck/wacky-races-v0").spec.id == "racedeck/wacky-races-v0"
+    assert (
+        gymnasium.make("racedeck.rl:racedeck/wacky-races-v0").spec.id == "racedeck/wacky-races-v0"
+    )
 
 
 def test_there_is_no_rgb_array_mode_and_the_reason_is_documented() -> None:

@@ -47,9 +47,25 @@ def _session(sid: int) -> list[int]:
 
 
 def _tournament(db: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "racedeck", "tournament", "lacorsa", "--bot", "heuristic",
-               "--bot", "random", "-o", "races=1", "--matches", "100000", "--workers", "2",
-               "--db", str(db)]
+    command = [
+        sys.executable,
+        "-m",
+        "racedeck",
+        "tournament",
+        "lacorsa",
+        "--bot",
+        "heuristic",
+        "--bot",
+        "random",
+        "-o",
+        "races=1",
+        "--matches",
+        "100000",
+        "--workers",
+        "2",
+        "--db",
+        str(db),
+    ]
     process = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
     )
@@ -92,9 +108,26 @@ def test_resume_runs_a_stored_plugins_folder_only_when_told_to(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "t.sqlite"
-    args = ["tournament", "lacorsa", "-o", "races=1", "--plugins-dir", str(PLUGINS),
-            "--bot", "random", "--bot", "where", "--players", "2", "--matches", "4",
-            "--workers", "1", "--db", str(db)]
+    args = [
+        "tournament",
+        "lacorsa",
+        "-o",
+        "races=1",
+        "--plugins-dir",
+        str(PLUGINS),
+        "--bot",
+        "random",
+        "--bot",
+        "where",
+        "--players",
+        "2",
+        "--matches",
+        "4",
+        "--workers",
+        "1",
+        "--db",
+        str(db),
+    ]
     assert run_cli(args, capsys)[0] == 0
     with contextlib.closing(sqlite3.connect(db)) as connection:
         connection.execute("DELETE FROM matches WHERE idx >= 2")
@@ -121,9 +154,26 @@ def test_a_bot_that_leaves_a_thread_running_does_not_hang_a_tournament(
     plugins = tmp_path / "plugins"
     plugins.mkdir()
     (plugins / "hostile_bots.py").write_text(PLUGIN)
-    args = ["tournament", "lacorsa", "-o", "races=1", "--plugins-dir", str(plugins),
-            "--bot", "random", "--bot", "hostile-thread", "--players", "2", "--matches", "4",
-            "--workers", "2", "--db", str(tmp_path / "t.sqlite")]
+    args = [
+        "tournament",
+        "lacorsa",
+        "-o",
+        "races=1",
+        "--plugins-dir",
+        str(plugins),
+        "--bot",
+        "random",
+        "--bot",
+        "hostile-thread",
+        "--players",
+        "2",
+        "--matches",
+        "4",
+        "--workers",
+        "2",
+        "--db",
+        str(tmp_path / "t.sqlite"),
+    ]
     start = time.monotonic()
     code, _out, err = run_cli(args, capsys)
     assert code == 0, err

@@ -14,8 +14,18 @@ import pytest
 from racedeck.cli.app import main
 from racedeck.tournament.store import Store
 
-TOURNAMENT = ["tournament", "lacorsa", "--bot", "random", "--bot", "heuristic", "--matches", "2",
-              "-o", "races=1"]
+TOURNAMENT = [
+    "tournament",
+    "lacorsa",
+    "--bot",
+    "random",
+    "--bot",
+    "heuristic",
+    "--matches",
+    "2",
+    "-o",
+    "races=1",
+]
 
 
 def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
@@ -54,8 +64,20 @@ def test_resume_starts_no_program_its_command_line_does_not_name(
     )
     name = f"cmd:{sys.executable} {program}"
     db = tmp_path / "t.sqlite"
-    args = ["tournament", "lacorsa", "--bot", name, "--bot", "random", "-o", "races=1",
-            "--matches", "2", "--db", str(db)]
+    args = [
+        "tournament",
+        "lacorsa",
+        "--bot",
+        name,
+        "--bot",
+        "random",
+        "-o",
+        "races=1",
+        "--matches",
+        "2",
+        "--db",
+        str(db),
+    ]
     assert _run(args, capsys)[0] == 0
     started.unlink()
     with Store.open(db) as store:
@@ -93,7 +115,8 @@ def full_disk(tmp_path: Path) -> Iterator[Path]:
     folder.mkdir()
     mounted = subprocess.run(
         ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
-        capture_output=True, check=False,
+        capture_output=True,
+        check=False,
     )
     if mounted.returncode != 0:
         pytest.skip("cannot mount a small file system here")

@@ -27,7 +27,9 @@ def test_the_gate_rejects_the_weaker_candidate(capsys: pytest.CaptureFixture[str
     assert code == 1
     assert out.startswith("gate: random is not better than heuristic: after ")
     # At most one line on stderr: what the gate will cost, from its first matches.
-    assert len(err.splitlines()) <= 1 and all(line.startswith("estimate: ") for line in err.splitlines())
+    assert len(err.splitlines()) <= 1 and all(
+        line.startswith("estimate: ") for line in err.splitlines()
+    )
 
 
 def test_the_gate_is_undecided_at_its_match_limit(capsys: pytest.CaptureFixture[str]) -> None:

@@ -84,8 +84,10 @@ def test_ctrl_c_stops_within_about_a_second_and_keeps_and_counts_every_finished_
     assert process.returncode == 130
     saved = len(rows(db))
     last = err.decode().strip().splitlines()[-1]
-    told = f"{saved} match finished in this run and is" if saved == 1 else (
-        f"{saved} matches finished in this run and are"
+    told = (
+        f"{saved} match finished in this run and is"
+        if saved == 1
+        else (f"{saved} matches finished in this run and are")
     )
     assert last == (
         f"racedeck: error: interrupted; {told} saved"
@@ -96,9 +98,7 @@ def test_ctrl_c_stops_within_about_a_second_and_keeps_and_counts_every_finished_
 
 def test_a_second_ctrl_c_loses_nothing_that_was_committed(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite"
-    process = _racedeck(
-        [*SEARCH, "--matches", "400", "--workers", "2", "--db", str(db), "--json"]
-    )
+    process = _racedeck([*SEARCH, "--matches", "400", "--workers", "2", "--db", str(db), "--json"])
     deadline = time.monotonic() + 120
     while len(rows_or_none(db) or []) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -208,8 +208,18 @@ def test_resume_says_in_one_line_which_bot_changed_version_before_playing(
     assert spec.bot_versions["skewed"] == "1"
     Store.create(db, with_log_dir(spec, db)).close()
     done = subprocess.run(
-        [sys.executable, "-m", "racedeck", "tournament", "resume", str(db), "--workers", "1",
-         "--plugins-dir", str(PLUGINS)],
+        [
+            sys.executable,
+            "-m",
+            "racedeck",
+            "tournament",
+            "resume",
+            str(db),
+            "--workers",
+            "1",
+            "--plugins-dir",
+            str(PLUGINS),
+        ],
         capture_output=True,
         text=True,
         timeout=120,
@@ -245,8 +255,19 @@ def test_the_bar_shows_itself_before_the_first_match_ends() -> None:
 def test_ctrl_c_stops_the_gate_without_waiting_for_its_matches(tmp_path: Path) -> None:
     process = _racedeck(
         [
-            "gate", "lacorsa", "--candidate", "ismcts-fast", "--baseline", "heuristic",
-            "-o", "races=1", "--workers", "2", "--report-every", "2", "--json",
+            "gate",
+            "lacorsa",
+            "--candidate",
+            "ismcts-fast",
+            "--baseline",
+            "heuristic",
+            "-o",
+            "races=1",
+            "--workers",
+            "2",
+            "--report-every",
+            "2",
+            "--json",
         ]
     )
     assert process.stdout is not None

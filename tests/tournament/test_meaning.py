@@ -23,8 +23,14 @@ def match(
     index: int, seats: tuple[str, ...], ranks: tuple[int, ...], scores: tuple[int, ...], unit: str
 ) -> MatchRecord:
     return MatchRecord(
-        index=index, seed=index, deal=index, seats=seats, status="ok", ranks=ranks,
-        scores=scores, unit=unit,
+        index=index,
+        seed=index,
+        deal=index,
+        seats=seats,
+        status="ok",
+        ranks=ranks,
+        scores=scores,
+        unit=unit,
     )
 
 
@@ -75,7 +81,9 @@ def test_a_score_that_did_not_decide_is_said_so() -> None:
     assert standings.upsets == 2
     assert "(speed points do not decide a match on their own: in 2 of 2 matches the winner" in text
     assert standings_json(standings)["score"] == {
-        "name": "speed points", "higher_is_better": True, "upsets": 2,
+        "name": "speed points",
+        "higher_is_better": True,
+        "upsets": 2,
     }
 
 
@@ -112,8 +120,10 @@ def test_a_round_robin_has_a_crosstable() -> None:
 
 
 def test_json_figures_are_rounded_to_what_they_mean() -> None:
-    records = [match(i, ("a", "b"), (1 + i % 3 // 2, 2 - i % 3 // 2), (i % 7, 3), "points")
-               for i in range(7)]
+    records = [
+        match(i, ("a", "b"), (1 + i % 3 // 2, 2 - i % 3 // 2), (i % 7, 3), "points")
+        for i in range(7)
+    ]
     standings = compute_standings(spec(("a", "b"), 7), records)
     data = standings_json(standings)
 
@@ -134,10 +144,36 @@ def test_json_figures_are_rounded_to_what_they_mean() -> None:
 def test_unreproducible_bots_are_refused_unless_allowed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    tournament = ["tournament", "lacorsa", "-o", "races=1", "--bot", "ismcts-timed", "--bot",
-                  "random", "--matches", "1", "--workers", "1", "--db", str(tmp_path / "t.sqlite")]
-    gate = ["gate", "lacorsa", "-o", "races=1", "--candidate", "ismcts-timed:seconds=0.01",
-            "--baseline", "random", "--max-matches", "2", "--workers", "1"]
+    tournament = [
+        "tournament",
+        "lacorsa",
+        "-o",
+        "races=1",
+        "--bot",
+        "ismcts-timed",
+        "--bot",
+        "random",
+        "--matches",
+        "1",
+        "--workers",
+        "1",
+        "--db",
+        str(tmp_path / "t.sqlite"),
+    ]
+    gate = [
+        "gate",
+        "lacorsa",
+        "-o",
+        "races=1",
+        "--candidate",
+        "ismcts-timed:seconds=0.01",
+        "--baseline",
+        "random",
+        "--max-matches",
+        "2",
+        "--workers",
+        "1",
+    ]
     for args in (tournament, gate):
         code, out, err = run_cli(args, capsys)
         assert code == EXIT_USAGE and out == ""
@@ -152,8 +188,10 @@ def test_unreproducible_bots_are_refused_unless_allowed(
 def test_the_gates_json_figures_are_rounded_too() -> None:
     from racedeck.tournament.gate import Sprt, gate_from_records
 
-    records = [match(i, ("a", "b") if i % 2 else ("b", "a"), (1, 2) if i % 3 else (2, 1),
-                     (5, 3), "points") for i in range(7)]
+    records = [
+        match(i, ("a", "b") if i % 2 else ("b", "a"), (1, 2) if i % 3 else (2, 1), (5, 3), "points")
+        for i in range(7)
+    ]
     figures = gate_from_records(spec(("a", "b"), 7), records, "a", "b", Sprt()).figures_json()
     for key in ("win_rate", "los"):
         assert len(repr(figures[key]).split(".")[1]) <= 4, figures
@@ -163,15 +201,26 @@ def test_the_gates_json_figures_are_rounded_too() -> None:
 def test_wacky_races_standings_read_places_lower_is_better(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args = ["tournament", "wacky-races", "--bot", "heuristic", "--bot", "random",
-            "--matches", "2", "--workers", "1", "--db", str(tmp_path / "w.sqlite")]
+    args = [
+        "tournament",
+        "wacky-races",
+        "--bot",
+        "heuristic",
+        "--bot",
+        "random",
+        "--matches",
+        "2",
+        "--workers",
+        "1",
+        "--db",
+        str(tmp_path / "w.sqlite"),
+    ]
     code, out, err = run_cli(args, capsys)
     assert code == 0, err
     header = out.splitlines()[2]
     assert "mean places ↓ (95% CI)" in header and "mean rank ↓" in header
     assert "places: the game's score, lower is better" in out
-    code, out, err = run_cli(["tournament", "report", str(tmp_path / "w.sqlite"), "--json"],
-                             capsys)
+    code, out, err = run_cli(["tournament", "report", str(tmp_path / "w.sqlite"), "--json"], capsys)
     assert json.loads(out)["score"]["higher_is_better"] is False
 
 

@@ -48,8 +48,14 @@ class Clock:
 
 def record(index: int) -> MatchRecord:
     return MatchRecord(
-        index=index, seed=index, deal=index, seats=("a", "b"), status="ok", ranks=(1, 2),
-        scores=(2, 1), unit="points",
+        index=index,
+        seed=index,
+        deal=index,
+        seats=("a", "b"),
+        status="ok",
+        ranks=(1, 2),
+        scores=(2, 1),
+        unit="points",
     )
 
 
@@ -62,8 +68,7 @@ def test_slow_matches_show_the_time_between_them_not_a_rate_of_zero() -> None:
 def test_the_estimate_comes_from_the_first_match_and_the_workers() -> None:
     # Two workers: the first match back after 12 s means 12 s a match; 99 more shared by two.
     assert estimate_line(12.0, 1, 100, 2) == (
-        "estimate: 12.0 s a match (from the first 1 of this run); 99 more on 2 workers:"
-        " about 09:54"
+        "estimate: 12.0 s a match (from the first 1 of this run); 99 more on 2 workers: about 09:54"
     )
     assert estimate_line(3.0, 1, 2000, 1, limit=True).endswith(
         "at most 1999 more on 1 worker: about 1:39:57"

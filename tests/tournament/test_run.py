@@ -289,8 +289,10 @@ def test_ctrl_c_stops_with_exit_130_and_says_how_to_resume(tmp_path: Path, execu
     # About a second; a local Ray instance takes a second or so more to shut down.
     assert took < (3.0 if executor == "local" else 6.0), f"stopping took {took:.1f} s"
     saved = [row[0] for row in rows(db)]
-    told = "match finished in this run and is" if len(saved) == 1 else (
-        "matches finished in this run and are"
+    told = (
+        "match finished in this run and is"
+        if len(saved) == 1
+        else ("matches finished in this run and are")
     )
     assert err.decode().strip().splitlines()[-1] == (
         f"racedeck: error: interrupted; {len(saved)} {told}"

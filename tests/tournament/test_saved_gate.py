@@ -106,7 +106,11 @@ def test_a_gate_whose_verdict_is_saved_plays_nothing() -> None:
     played: list[MatchRecord] = []
     first = run_gate(_spec(2000), Counting(), Sprt(), on_played=played.extend)
     again = run_gate(_spec(2000), Refusing(), Sprt(), recorded=played)
-    assert (again.decision, again.matches, again.sprt) == (first.decision, first.matches, first.sprt)
+    assert (again.decision, again.matches, again.sprt) == (
+        first.decision,
+        first.matches,
+        first.sprt,
+    )
 
 
 def test_a_gap_in_the_saved_matches_is_played(tmp_path: Path) -> None:
@@ -176,8 +180,17 @@ def test_save_and_db_together_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _out, err = run_cli(
-        ["gate", "--db", str(tmp_path / "t.sqlite"), "--candidate", "a", "--baseline", "b",
-         "--save", str(tmp_path / "g.sqlite")],
+        [
+            "gate",
+            "--db",
+            str(tmp_path / "t.sqlite"),
+            "--candidate",
+            "a",
+            "--baseline",
+            "b",
+            "--save",
+            str(tmp_path / "g.sqlite"),
+        ],
         capsys,
     )
     assert code == 2

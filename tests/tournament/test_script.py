@@ -28,9 +28,26 @@ def test_a_tournament_from_python_matches_the_command(
     assert result.crosstable is not None and result.crosstable["random"]["random"] is None
     db = tmp_path / "t.sqlite"
     code, out, err = run_cli(
-        ["tournament", "lacorsa", "--bot", "heuristic", "--bot", "random", "--bot",
-         "ismcts-fast", "--matches", "6", "--seed", "2", "-o", "races=1", "--workers", "1",
-         "--db", str(db)],
+        [
+            "tournament",
+            "lacorsa",
+            "--bot",
+            "heuristic",
+            "--bot",
+            "random",
+            "--bot",
+            "ismcts-fast",
+            "--matches",
+            "6",
+            "--seed",
+            "2",
+            "-o",
+            "races=1",
+            "--workers",
+            "1",
+            "--db",
+            str(db),
+        ],
         capsys,
     )
     assert code == 0, err
@@ -41,10 +58,12 @@ def test_a_kept_database_goes_on_and_bad_input_raises_the_commands_error(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "kept.sqlite"
-    first = racedeck.run_tournament("lacorsa", ["heuristic", "random"], matches=2,
-                                    options={"races": 1}, db=db)
-    again = racedeck.run_tournament("lacorsa", ["heuristic", "random"], matches=2,
-                                    options={"races": 1}, db=db)
+    first = racedeck.run_tournament(
+        "lacorsa", ["heuristic", "random"], matches=2, options={"races": 1}, db=db
+    )
+    again = racedeck.run_tournament(
+        "lacorsa", ["heuristic", "random"], matches=2, options={"races": 1}, db=db
+    )
     assert first.db == db and again.matches == first.matches
     with pytest.raises(UsageError, match="holds another tournament"):
         racedeck.run_tournament("lacorsa", ["heuristic", "random"], matches=4, db=db)

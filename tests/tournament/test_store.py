@@ -104,9 +104,7 @@ def test_an_altered_row_is_named_not_trusted(
         db.execute(f"UPDATE matches SET {column} = ? WHERE idx = 1", (value,))
     with Store.open(path) as store, pytest.raises(StoreError) as raised:
         list(store.records())
-    assert str(raised.value) == (
-        f"{path}: match 1: {why}; the database is damaged or was altered"
-    )
+    assert str(raised.value) == (f"{path}: match 1: {why}; the database is damaged or was altered")
 
 
 def test_an_altered_database_is_one_line_for_every_command_that_reads_it(

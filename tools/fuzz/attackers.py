@@ -26,7 +26,7 @@ MARK = "racedeck-fuzz-escapee"
 WRITTEN = "racedeck-fuzz-written"
 """The name of the file an attacker tries to write outside its scratch folder."""
 
-_LOOP = '''
+_LOOP = """
 import json, os, sys
 def play(report):
     for line in sys.stdin:
@@ -49,9 +49,9 @@ def grep(text):
         out.append(text[at:at + 24])
         at = text.find("rdsecret", at + 1)
     return out
-'''
+"""
 
-PROC = '''
+PROC = """
 found, did = [], []
 for pid in os.listdir("/proc"):
     if not pid.isdigit():
@@ -72,9 +72,9 @@ for pid in os.listdir("/proc"):
         except OSError:
             pass
 play({"found": found, "did": did[:20]})
-'''
+"""
 
-FILES = '''
+FILES = """
 found, seen = [], 0
 for root, dirs, files in os.walk("/"):
     dirs[:] = [d for d in dirs if os.path.join(root, d) not in ("/proc", "/sys", "/dev", "/usr")]
@@ -88,14 +88,14 @@ for root, dirs, files in os.walk("/"):
             except OSError:
                 pass
 play({"found": found, "did": [f"{seen} databases or logs read"]})
-'''
+"""
 
-ENVIRONMENT = '''
+ENVIRONMENT = """
 found = grep(json.dumps(dict(os.environ)))
 play({"found": found, "did": sorted(os.environ)})
-'''
+"""
 
-SIGNALS = '''
+SIGNALS = """
 import signal
 did = []
 own = os.getpid()
@@ -113,9 +113,9 @@ def after(decision):
         except OSError:
             pass
 play({"found": [], "did": did})
-'''
+"""
 
-FORK_BOMB = '''
+FORK_BOMB = """
 import time
 count = 0
 try:
@@ -127,9 +127,9 @@ try:
 except OSError as exc:
     pass
 play({"found": [], "did": [f"forked {count}"], "processes": count})
-'''
+"""
 
-REFORKER = f'''
+REFORKER = f"""
 import time
 CODE = ("import os, time\\n# {MARK}\\nwhile True:\\n    time.sleep(0.2)\\n"
         "    if os.fork():\\n        os._exit(0)\\n    os.setsid()")
@@ -142,9 +142,9 @@ if os.fork() == 0:
     os._exit(0)
 time.sleep(0.2)
 play({{"found": [], "did": ["left a re-forking daemon in a session of its own"]}})
-'''
+"""
 
-MEMORY_BOMB = '''
+MEMORY_BOMB = """
 chunks, total = [], 0
 try:
     while total < (64 << 30):
@@ -154,9 +154,9 @@ except MemoryError:
     pass
 del chunks
 play({"found": [], "did": [f"allocated {total >> 20} MiB"], "bytes": total})
-'''
+"""
 
-FORKING_MEMORY_BOMB = '''
+FORKING_MEMORY_BOMB = """
 # Every process may map --bot-memory: four children each take what they can, together
 # several times the limit, unless something bounds the sandbox as a whole.
 import time
@@ -191,9 +191,9 @@ for entry in os.listdir("/proc"):
     except (OSError, ValueError):
         pass
 play({"found": [], "did": [f"held {resident >> 20} MiB in all"], "bytes": resident})
-'''
+"""
 
-FLOOD = '''
+FLOOD = """
 for line in sys.stdin:
     m = json.loads(line)
     if m["type"] == "start":
@@ -208,9 +208,9 @@ for line in sys.stdin:
             break
     else:
         break
-'''
+"""
 
-NETWORK = '''
+NETWORK = """
 import socket
 did = []
 for host, port in (("127.0.0.1", PORT), ("::1", PORT), ("1.1.1.1", 53)):
@@ -220,7 +220,7 @@ for host, port in (("127.0.0.1", PORT), ("::1", PORT), ("1.1.1.1", 53)):
     except OSError as exc:
         pass
 play({"found": [], "did": did})
-'''
+"""
 
 WRITES = f'''
 did = []
@@ -335,11 +335,14 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
 PLUGIN = Path(__file__).read_text(encoding="utf-8")
 """A plugin file registering every plugin attacker: this module's own text, since the
 sandbox shows the engine racedeck alone (not the repository's tooling)."""
-TWIN_PLUGIN = PLUGIN + """
+TWIN_PLUGIN = (
+    PLUGIN
+    + """
 
 @hookimpl
 def racedeck_register_bots(register):
     register(BotSpec(name="attacker-descriptor", factory=Twin, description="the twin"))
 """
+)
 """A plugin file registering ``Twin`` under the vandal's name, for a folder of its own
 (its last ``racedeck_register_bots`` is the one registered)."""

@@ -63,9 +63,26 @@ def _escapees() -> list[int]:
 def _play(seat: str, work: Path, seed: int, token: str, plugins: Path | None) -> tuple[int, Path]:
     log = work / token / "match.jsonl"
     command = [
-        sys.executable, "-m", "racedeck", "play", "lacorsa", "--seat", seat, "--seat", "random",
-        "-o", "races=1", "--seed", str(seed), "--sandbox", "--bot-memory", f"{MEMORY >> 20}M",
-        "--fault-policy", "substitute", "--log", str(log),
+        sys.executable,
+        "-m",
+        "racedeck",
+        "play",
+        "lacorsa",
+        "--seat",
+        seat,
+        "--seat",
+        "random",
+        "-o",
+        "races=1",
+        "--seed",
+        str(seed),
+        "--sandbox",
+        "--bot-memory",
+        f"{MEMORY >> 20}M",
+        "--fault-policy",
+        "substitute",
+        "--log",
+        str(log),
     ]
     if plugins is not None:
         command += ["--plugins-dir", str(plugins)]
@@ -184,8 +201,9 @@ def report(tally: Counter[tuple[str, str]]) -> str:
     for name in names:
         counts = [tally[(name, o)] for o in OUTCOMES]
         totals.update(dict(zip(OUTCOMES, counts, strict=True)))
-        lines.append(f"{'sandbox ' + name:<22}{sum(counts):>6}{counts[0]:>11}{counts[1]:>8}"
-                     f"{counts[2]:>9}")
+        lines.append(
+            f"{'sandbox ' + name:<22}{sum(counts):>6}{counts[0]:>11}{counts[1]:>8}{counts[2]:>9}"
+        )
     counts = [totals[o] for o in OUTCOMES]
     lines.append(
         f"{'sandbox total':<22}{sum(counts):>6}{counts[0]:>11}{counts[1]:>8}{counts[2]:>9}"

@@ -134,10 +134,14 @@ class _Watched(Bot):
         answer: Action = self._watch(decision, self.bot.act, observation, legal, rng)
         if not any(answer is offer or answer == offer for offer in legal):
             text = f"{answer!r}"[:200]
-            self.found.append(Violation(
-                kind="illegal-action", decision=decision,
-                detail="the answer is not one of the legal actions", message=text,
-            ))
+            self.found.append(
+                Violation(
+                    kind="illegal-action",
+                    decision=decision,
+                    detail="the answer is not one of the legal actions",
+                    message=text,
+                )
+            )
         return answer
 
     def _watch(self, decision: int, call: Any, *args: Any) -> Any:

@@ -158,16 +158,20 @@ class SubprocessBot(Bot):
             name, version = answer.get("name"), answer.get("version")
             if not isinstance(name, str) or not isinstance(version, str) or not name:
                 self._violate(
-                    "bad-answer", -1, 'protocol 2 "ready" names the program: "name", "version"',
+                    "bad-answer",
+                    -1,
+                    'protocol 2 "ready" names the program: "name", "version"',
                     line,
                 )
             self.program = (name, version)
         said = f"{self.program[0]} {self.program[1]}" if self.program else None
         if self.expect is not None and said != self.expect:
             self._fail(
-                "bad-answer", -1,
+                "bad-answer",
+                -1,
                 f"the program says it is {said or 'nothing (protocol 1)'}; the match was"
-                f" planned with {self.expect}", line,
+                f" planned with {self.expect}",
+                line,
             )
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:

@@ -50,9 +50,7 @@ def sandbox_of(enabled: bool, memory: str | None) -> Sandbox | None:
         ) from None
 
 
-def confined(
-    catalogue: Catalogue, sandbox: Sandbox | None, plugins_dir: Path | None
-) -> Catalogue:
+def confined(catalogue: Catalogue, sandbox: Sandbox | None, plugins_dir: Path | None) -> Catalogue:
     """Return ``catalogue``, or one whose bots all run in ``sandbox`` when it is given."""
     if sandbox is None:
         return catalogue

@@ -86,7 +86,6 @@ ReportEveryOption = Annotated[
 ]
 
 
-
 # The options of ``tournament``.
 Matches = Annotated[
     int | None,

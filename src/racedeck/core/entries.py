@@ -92,5 +92,3 @@ def fold_log(
         except Exception as exc:  # an edited log may hold an event no match could produce
             raise UnfoldableEvent(path, entry, f"{type(exc).__name__}: {exc}") from None
         yield entry, event, state
-
-

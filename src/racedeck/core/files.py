@@ -156,9 +156,7 @@ def atomic_write(target: str | Path, what: str | None = None) -> Iterator[Binary
     _refuse_swapped(Path(target), mine, what, landed=True)
 
 
-def _refuse_swapped(
-    path: Path, mine: os.stat_result, what: str, *, landed: bool = False
-) -> None:
+def _refuse_swapped(path: Path, mine: os.stat_result, what: str, *, landed: bool = False) -> None:
     """Raise ``UnsafeTargetError`` unless ``path`` is the file ``mine`` describes.
 
     ``landed``: the rename is done, so a stranger's file under the target's name is

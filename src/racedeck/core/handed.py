@@ -43,9 +43,7 @@ def copy_legal(legal: Sequence[Action], action_type: Any) -> tuple[Action, ...]:
     """Return a copy of the legal actions, each a new object equal to the engine's."""
     if not legal:
         return ()
-    copied: tuple[Action, ...] = _decoder(tuple[action_type, ...]).decode(
-        _encoder.encode(legal)
-    )
+    copied: tuple[Action, ...] = _decoder(tuple[action_type, ...]).decode(_encoder.encode(legal))
     return copied
 
 

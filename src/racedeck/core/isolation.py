@@ -117,7 +117,9 @@ class IsolatedBot(Bot):
         try:
             action: Action = msgspec.msgpack.decode(reply.action, type=self._game.action_type)
         except (msgspec.DecodeError, RecursionError) as exc:
-            raise BotFault(f"returned something that is not an action of this game: {exc}") from None  # noqa: E501
+            raise BotFault(
+                f"returned something that is not an action of this game: {exc}"
+            ) from None  # noqa: E501
         return action
 
     def take_debug(self) -> str | None:

@@ -36,9 +36,11 @@ def spell(value: Any, card: Callable[[int], str] = str) -> str:
 def _field(value: Any, card: Callable[[int], str] | None) -> str:
     if isinstance(value, tuple | list):
         inner = [_field(item, card) for item in value]
-        return "(" + ", ".join(inner) + ")" if card is None or any(
-            isinstance(item, tuple | list) for item in value
-        ) else " ".join(inner) or "-"
+        return (
+            "(" + ", ".join(inner) + ")"
+            if card is None or any(isinstance(item, tuple | list) for item in value)
+            else " ".join(inner) or "-"
+        )
     if card is not None and isinstance(value, int) and not isinstance(value, bool):
         return card(value)
     if isinstance(value, msgspec.Struct):

@@ -216,7 +216,11 @@ def walk(
     """
     run = _Walk(game, reader, replay)
     driver = Driver(
-        game, replay.state, run.header.seed, run.ask, turn_type=StatesTurn,
+        game,
+        replay.state,
+        run.header.seed,
+        run.ask,
+        turn_type=StatesTurn,
         engine_turn=run.engine_turn,
     )
     try:

@@ -90,9 +90,7 @@ def chart_svg(chart: LapChart) -> str:
                 f'<text x="{x(i)}" y="{top_height - 15}" text-anchor="middle" fill="#555">'
                 f"{escape(tick)}</text>"
             )
-    out.append(
-        f'<text x="{_MARGIN}" y="{top_height - 15}" fill="#555">{escape(chart.axis)}</text>'
-    )
+    out.append(f'<text x="{_MARGIN}" y="{top_height - 15}" fill="#555">{escape(chart.axis)}</text>')
     for car, label in enumerate(chart.cars):
         points = [(x(i), y(row[car])) for i, row in enumerate(chart.positions) if row[car]]
         if not points:

@@ -14,4 +14,3 @@ from __future__ import annotations
 from racedeck.tournament.spec import TournamentSpec
 
 __all__ = ["TournamentSpec"]
-

@@ -271,8 +271,13 @@ def run_gate(
             if close is not None:
                 close()
     _log.info(
-        "gate judged", candidate=spec.bots[0], baseline=spec.bots[1], decision=decision,
-        matches=judged, errors=errors, llr=round(sprt.llr, 3),
+        "gate judged",
+        candidate=spec.bots[0],
+        baseline=spec.bots[1],
+        decision=decision,
+        matches=judged,
+        errors=errors,
+        llr=round(sprt.llr, 3),
     )
     return GateResult(
         candidate=spec.bots[0],
@@ -357,7 +362,10 @@ def gate_from_records(
             continue
         matches += 1
         points = [
-            1.0 if record.ranks[a] < record.ranks[b] else 0.5 if record.ranks[a] == record.ranks[b]
+            1.0
+            if record.ranks[a] < record.ranks[b]
+            else 0.5
+            if record.ranks[a] == record.ranks[b]
             else 0.0
             for a in mine
             for b in theirs

@@ -168,9 +168,7 @@ def resume_spec(
             f"{db_path} loads plugins from {stored}; resuming runs that folder's code, so "
             f"say so: racedeck tournament resume {db_path} --plugins-dir {stored}"
         )
-    if plugins_dir is not None and (
-        not stored or Path(stored).resolve() != plugins_dir.resolve()
-    ):
+    if plugins_dir is not None and (not stored or Path(stored).resolve() != plugins_dir.resolve()):
         raise UsageError(
             f"--plugins-dir {plugins_dir} is not the folder {db_path} was run with "
             f"({stored or 'none'})"

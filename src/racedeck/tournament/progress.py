@@ -33,9 +33,7 @@ def pace(done: int, elapsed: float) -> str:
     return f"a match every {elapsed / done:,.1f} s"
 
 
-def estimate_line(
-    elapsed: float, done: int, total: int, workers: int, limit: bool = False
-) -> str:
+def estimate_line(elapsed: float, done: int, total: int, workers: int, limit: bool = False) -> str:
     """Return the estimate of a run from its first ``done`` matches, back after ``elapsed``.
 
     With ``workers`` playing at once a match takes about ``elapsed * workers / done`` of
@@ -92,8 +90,9 @@ class Estimate:
         if steady:
             # The pace once running: the matches back after the first return, over the
             # time since then (the run's rest, like them, has no start-up to pay).
-            return estimate_line(since, ran - first_ran, left - first_ran, self._workers,
-                                 self._limit)
+            return estimate_line(
+                since, ran - first_ran, left - first_ran, self._workers, self._limit
+            )
         return estimate_line(elapsed, ran, left, self._workers, self._limit)
 
     def rest(self, done: int, now: float) -> float:

@@ -131,7 +131,10 @@ def _log_faults(record: MatchRecord) -> None:
     elif record.status == FORFEIT:
         bot = record.seats[record.fault_seat]
         _log.info(
-            "seat forfeited", match=record.index, seat=record.fault_seat, bot=bot,
+            "seat forfeited",
+            match=record.index,
+            seat=record.fault_seat,
+            bot=bot,
             reason=record.reason,
         )
     elif record.faults:
@@ -153,9 +156,14 @@ def play(
     ranges = list(store.missing())
     spec = store.spec
     _log.info(
-        "tournament playing", db=str(store.path), game=spec.game, format=spec.format,
-        missing=sum(stop - start for start, stop in ranges), of=spec.matches,
-        workers=executor.workers, executor=type(executor).__name__,
+        "tournament playing",
+        db=str(store.path),
+        game=spec.game,
+        format=spec.format,
+        missing=sum(stop - start for start, stop in ranges),
+        of=spec.matches,
+        workers=executor.workers,
+        executor=type(executor).__name__,
     )
     recorder = Recorder(store, on_record)
     work = batches(ranges, executor.workers, executor.max_batch)

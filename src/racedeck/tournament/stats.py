@@ -88,9 +88,7 @@ class Tally:
         if not n:
             return (0.0, 1.0)
         s = self.score
-        variance = (
-            self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * s**2
-        ) / n
+        variance = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * s**2) / n
         z2 = Z95 * Z95
         centre = (s + z2 / (2 * n)) / (1 + z2 / n)
         half = Z95 * math.sqrt(variance / n + z2 / (4 * n * n)) / (1 + z2 / n)

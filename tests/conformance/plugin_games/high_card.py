@@ -244,7 +244,6 @@ class HighCard(Game[HighCardState, Lay, HighCardEvent, HighCardObservation, High
         return Result(ranks=ranks_from_scores(state.points), scores=state.points, unit="points")
 
 
-
 class Highest(Bot):
     """Lays its highest card."""
 

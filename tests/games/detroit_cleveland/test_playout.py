@@ -31,6 +31,8 @@ def decisions(players: int, seeds: range, phase: str):  # type: ignore[no-untype
                 continue
             seat = step.seats[0]
             yield state, seat, GAME.legal_actions(state, seat)
+
+
 FIVE_YELLOW = 25
 """A card that moves the yellow car five spaces and nothing else."""
 WHITE_CARD = next(card for card, moves in sorted(MOVES.items()) if moves[2][0] == WHITE)

@@ -46,7 +46,9 @@ def _auction(players: int, seed: int) -> Iterator[tuple[State, int, Any]]:
             if state.auction:
                 yield state, seat, seen
             legal = GAME.legal_actions(state, seat)
-            turn = resolve(GAME, state, seat, bots[seat].act(seen, legal, random.Random(0)), NO_CHANCE)
+            turn = resolve(
+                GAME, state, seat, bots[seat].act(seen, legal, random.Random(0)), NO_CHANCE
+            )
         state = turn.state
         events += len(turn.events)
 
@@ -72,7 +74,8 @@ def test_the_heuristics_bids_are_read_exactly_from_its_own_hand(players: int) ->
         for state, seat, _ in _auction(players, seed):
             assert _misfits(state, seat) == 0, (seed, state.auction)
             read += sum(
-                len(sampling.bid_reading(state, o).bids) + len(sampling.bid_reading(state, o).passes)
+                len(sampling.bid_reading(state, o).bids)
+                + len(sampling.bid_reading(state, o).passes)
                 for o in range(players)
                 if o != seat
             )
@@ -80,7 +83,7 @@ def test_the_heuristics_bids_are_read_exactly_from_its_own_hand(players: int) ->
 
 
 def test_a_pass_says_something_only_when_the_seat_could_pay() -> None:
-    """"A player may not bid more for a car than he has": a pass for want of it is no sign."""
+    """ "A player may not bid more for a car than he has": a pass for want of it is no sign."""
     state, _seat, _ = next(_auction(3, 1))
     car = state.offer
     rich = replace(state, auction=(AuctionEntry(car, 1, 0),))

@@ -88,7 +88,9 @@ def test_designs_are_sealed_until_both_are_made() -> None:
     assert "designed, face down" in GAME.presentation.render(state, 0)
     state = act(state, 0, Design(tires=5, fuel=4, engine=5, speed=4))
     assert GAME.observe(state, 0).cars == ((5, 4, 5, 4), (6, 6, 6, 0))
-    assert "Stock Car" in GAME.presentation.render(state) and "Formula 1 Car" in GAME.presentation.render(state)
+    assert "Stock Car" in GAME.presentation.render(
+        state
+    ) and "Formula 1 Car" in GAME.presentation.render(state)
 
 
 def test_the_race_starts_on_the_first_section_of_lap_1() -> None:

@@ -176,7 +176,9 @@ def test_unknown_names_and_missing_files_are_option_errors() -> None:
         GAME.parse_options({"track": "/nonexistent/track.json"})
     with pytest.raises(OptionError, match=r"laps must be 1 to 4, got 0$"):
         GAME.parse_options({"laps": 0})
-    with pytest.raises(OptionError, match="unknown option 'pit_lane'; its options are track, cards, laps"):
+    with pytest.raises(
+        OptionError, match="unknown option 'pit_lane'; its options are track, cards, laps"
+    ):
         GAME.parse_options({"pit_lane": True})
 
 

@@ -72,14 +72,24 @@ def test_swamp_holds_neutrals_keeps_the_version_1_reading() -> None:
     first move and leaves when a drawn card repeats a terrain already drawn that round."""
     # Cards drawn (from the deck's end): Forest, Prairie, Forest.
     state = make(
-        players=2, pos=(14, 15, SPECIAL_AT, 2, 2, 9), round=1, active=1, deck=(F, P, F), options=HOLDS
+        players=2,
+        pos=(14, 15, SPECIAL_AT, 2, 2, 9),
+        round=1,
+        active=1,
+        deck=(F, P, F),
+        options=HOLDS,
     )
     events, after = play_on(state, EndTurn())
     swamp_moves = [e for e in of(events, RacerMoved) if e.car == 2]
     assert len(swamp_moves) == 1 and after.pos[2] == SPECIAL_AT + 1
     assert [e.card for e in of(events, NeutralCardDrawn)] == [F, P, F]
     stuck = make(
-        players=2, pos=(14, 15, SPECIAL_AT, 2, 2, 9), round=1, active=1, deck=(D, P, F), options=HOLDS
+        players=2,
+        pos=(14, 15, SPECIAL_AT, 2, 2, 9),
+        round=1,
+        active=1,
+        deck=(D, P, F),
+        options=HOLDS,
     )
     _, after = play_on(stuck, EndTurn())
     assert after.pos[2] == SPECIAL_AT

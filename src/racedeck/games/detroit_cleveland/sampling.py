@@ -143,8 +143,6 @@ def state_from_observation(observation: Any, options: Any) -> Any:
     )
 
 
-
-
 @functools.cache
 def card_movement(card: int) -> tuple[float, ...]:
     """Return the movement one card adds to a hand's ``colour_movement``, per car."""
@@ -249,9 +247,7 @@ def read_the_bids(
     deals are ``hidden_variants``' own.
     """
     hidden = [
-        other
-        for other in range(len(state.hands))
-        if other != seat and other not in state.revealed
+        other for other in range(len(state.hands)) if other != seat and other not in state.revealed
     ]
     readings = {other: bid_reading(state, other) for other in hidden}
     if len(hidden) < 2 or not any(r.bids or r.passes for r in readings.values()):

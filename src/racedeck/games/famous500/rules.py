@@ -346,8 +346,6 @@ class Famous500(
         return redeals(state, self.hidden_variants, seat, rng)
 
 
-
-
 class Famous500RulesV1(Famous500):
     """Rules version 1, kept so that its logs replay and verify: 1 to 20 laps.
 

@@ -45,9 +45,7 @@ def evaluate(state: LacorsaState) -> Result | None:
         return None
     order = state.order
     place_now = {car: index for index, car in enumerate(order)}  # last place first
-    places = tuple(
-        sorted(order, key=lambda car: (-prospect(state, car), -place_now[car]))
-    )
+    places = tuple(sorted(order, key=lambda car: (-prospect(state, car), -place_now[car])))
     points = list(state.points)
     for place, car in enumerate(places):
         points[car] += POINTS[place]
