@@ -119,7 +119,7 @@ class IsolatedBot(Bot):
         except (msgspec.DecodeError, RecursionError) as exc:
             raise BotFault(
                 f"returned something that is not an action of this game: {exc}"
-            ) from None  # noqa: E501
+            ) from None
         return action
 
     def take_debug(self) -> str | None:
