@@ -13,11 +13,11 @@ import typer
 
 from racedeck.cli.common import JsonFlag, PluginsDir, emit_json, registry
 from racedeck.cli.sandboxing import BotMemory, SandboxFlag, confined, sandbox_of
-from racedeck.core.catalogue import Catalogue
 from racedeck.core.errors import UsageError
 
 if TYPE_CHECKING:
-    pass
+    # For types only: --help loads none of the engine (tests/cli/test_startup.py).
+    from racedeck.core.catalogue import Catalogue
 
 LogArg = Annotated[Path, typer.Argument(help="A match log (JSON Lines).")]
 SeatView = Annotated[int | None, typer.Option("--seat", help="Show states as this seat saw them.")]
