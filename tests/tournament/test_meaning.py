@@ -244,6 +244,23 @@ def test_parameters_that_read_the_clock_make_a_bot_unreproducible() -> None:
     assert not reproducible(dataclasses.replace(spec, reproducible=False))
 
 
+def test_a_search_given_a_clock_where_it_is_named_is_refused_unless_allowed() -> None:
+    from racedeck.core.errors import UsageError
+    from racedeck.plugins import load_registry
+    from racedeck.tournament.plan import plan_tournament
+
+    registry = load_registry()
+    bots = ["ismcts:seconds=0.5", "random"]
+    with pytest.raises(UsageError, match=r"^ismcts:seconds=0.5: not reproducible"):
+        plan_tournament(registry, "lacorsa", bots, matches=2, seed=1)
+    allowed = plan_tournament(
+        registry, "lacorsa", bots, matches=2, seed=1, allow_unreproducible=True
+    )
+    assert allowed.bots == tuple(bots)
+    # A budget counted in simulations or steps stays reproducible however it is named.
+    plan_tournament(registry, "lacorsa", ["ismcts:simulations=20", "random"], matches=2, seed=1)
+
+
 def test_every_registered_game_declares_the_score_of_its_results() -> None:
     from racedeck.plugins import load_registry
 

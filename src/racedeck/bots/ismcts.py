@@ -138,6 +138,11 @@ class Budget:
         "explain": "write what each decision weighed to the log: simulations, top actions",
     }
 
+    @property
+    def reproducible(self) -> bool:
+        """Whether a seed fixes the play under this budget: not where it reads the clock."""
+        return self.seconds is None
+
     def __post_init__(self) -> None:
         limits = (self.simulations, self.steps, self.seconds, self.effort)
         if all(limit is None for limit in limits):
