@@ -110,7 +110,7 @@ class SubprocessBot(Bot):
 
     def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
         """Start the program, send ``start`` and wait for ``ready``."""
-        command, cwd, preexec = self.command, self.cwd, _in_child
+        command, cwd, preexec = self.command, self.cwd, proctree.in_child
         if self.sandbox is not None:
             binds, argv = program_binds(self.command, self.cwd)
             where = self.cwd or os.getcwd()  # empty inside, but for the folders bound
@@ -118,7 +118,7 @@ class SubprocessBot(Bot):
                 argv, binds=[*binds, *self.binds], cwd=where, env=self.env
             )
             self._group = self.sandbox.group()
-            cwd, preexec = None, partial(in_sandbox, self.sandbox, _in_child, self._group)
+            cwd, preexec = None, partial(in_sandbox, self.sandbox, proctree.in_child, self._group)
         try:
             self._process = subprocess.Popen(
                 command,
@@ -469,12 +469,6 @@ class SubprocessBot(Bot):
             if pipe is not None:
                 with contextlib.suppress(OSError):
                     pipe.close()
-
-
-def _in_child() -> None:
-    """Run in the program's process before it starts: adopt orphans, die with the engine."""
-    proctree.become_subreaper()
-    proctree.die_with_parent()
 
 
 def subprocess_spec(

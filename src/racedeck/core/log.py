@@ -308,11 +308,8 @@ class LogReader:
                     decision, body = self._decision(lineno, raw, line)
                     last_hash = chain(last_hash, body)
                     if last_hash != line.hash:
-                        raise self._fail(
-                            lineno,
-                            f"hash mismatch at the decision of event {line.seq}: "
-                            "the log was altered",
-                        )
+                        why = f"hash mismatch at the decision of event {line.seq}"
+                        raise self._fail(lineno, f"{why}: the log was altered")
                     self.last_hash = last_hash
                     events = decision.events
                     yield LogEntry(lineno, line.seq, None, None, None, decision)

@@ -51,6 +51,12 @@ def die_with_parent() -> None:
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+def in_child() -> None:
+    """Run in a bot program's process before it starts: adopt orphans, die with the engine."""
+    become_subreaper()
+    die_with_parent()
+
+
 def descendants(root: int) -> list[int]:
     """Return the processes descended from ``root``, parents before their children."""
     children: dict[int, list[int]] = {}

@@ -229,7 +229,6 @@ def run_gate(
     waiting: dict[int, MatchRecord] = {r.index: r for r in recorded if r.index < limit}
     judged = 0
     errors = 0
-    decision = UNDECIDED
 
     def judge() -> str:
         """Judge every deal whose two matches are in; return the decision so far."""
@@ -267,9 +266,7 @@ def run_gate(
                 if decision != UNDECIDED:
                     break
         finally:
-            close = getattr(results, "close", None)
-            if close is not None:
-                close()
+            getattr(results, "close", lambda: None)()  # a generator stops its workers
     _log.info(
         "gate judged",
         candidate=spec.bots[0],
