@@ -75,9 +75,13 @@ def test_the_page_holds_each_note_with_the_decision_it_came_with(
     strings = data["strings"]
     shown = [(seq, seat, strings[text]) for seq, seat, text in data["notes"]]
     assert shown == [(seq, seat, f"seat 0 ({BOT}): {text}") for seq, seat, text in in_log]
-    # Each note's step is a decision of its seat: the event it names was seat 0's.
-    for seq, _, text in in_log:
-        assert text.startswith("weighed ") and data["events"][seq][0] == seq
+    # Each note's step is a decision of its seat: the decision line whose first event it
+    # names is seat 0's.
+    lines = [json.loads(line) for line in explained.read_text().splitlines()]
+    actor = {x["seq"]: x.get("by", -1) for x in lines if x["kind"] == "turn"}
+    for seq, seat, text in in_log:
+        assert text.startswith("weighed ") and actor[seq] == seat
+        assert data["events"][seq][0] == seq
     assert match_data(registry, explained, seats=[1])["notes"] == []
     assert len(match_data(registry, explained, seats=[0])["notes"]) == len(in_log)
 
