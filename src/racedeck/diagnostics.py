@@ -41,6 +41,11 @@ def configure(level: int = WARNING, json: bool = False, stream: TextIO | None = 
     _Settings.backend = None
 
 
+def settings() -> tuple[int, bool]:
+    """Return the level and format ``configure`` set, to hand to a worker process."""
+    return _Settings.level, _Settings.json
+
+
 def enabled(level: int) -> bool:
     """Return whether an event at ``level`` would be written."""
     return level >= _Settings.level

@@ -82,8 +82,53 @@ def test_a_quiet_run_never_imports_structlog(tmp_path: Path) -> None:
 
 def test_debug_and_log_json_give_the_drivers_events_as_json_lines(tmp_path: Path) -> None:
     run = racedeck("--debug", "--log-json", *TOURNAMENT, "--db", str(tmp_path / "t.sqlite"))
-    events = [json.loads(line) for line in run.stderr.splitlines() if line.startswith("{")]
+    every = [json.loads(line) for line in run.stderr.splitlines() if line.startswith("{")]
+    assert {e["component"] for e in every} == {"driver", "executor", "worker"}
+    events = [e for e in every if e["component"] == "driver"]
     names = [e["event"] for e in events]
     assert names[0] == "tournament playing" and names[-1] == "tournament stopped"
-    assert "committed" in names and all(e["component"] == "driver" for e in events)
+    assert "committed" in names
     assert events[0]["missing"] == 4 and events[-1]["recorded"] == 4
+
+
+FAULTY = [
+    "tournament",
+    "lacorsa",
+    "-o",
+    "races=1",
+    "--plugins-dir",
+    str(Path(__file__).resolve().parents[1] / "tournament" / "plugins"),
+    "--players",
+    "2",
+    "--bot",
+    "heuristic",
+    "--bot",
+    "crasher",
+    "--bot",
+    "slow",
+    "--matches",
+    "6",
+    "--workers",
+    "1",
+    "--time-limit",
+    "0.05",
+]
+
+
+def test_debug_json_names_a_bots_fault_and_its_isolation_kill_quiet_runs_say_nothing_new(
+    tmp_path: Path,
+) -> None:
+    run = racedeck("--debug", "--log-json", *FAULTY, "--db", str(tmp_path / "a.sqlite"))
+    events = [json.loads(line) for line in run.stderr.splitlines() if line.startswith("{")]
+    faulted = [e for e in events if e["event"] == "match faulted"]
+    assert any("RuntimeError: boom" in e["reason"] for e in faulted), faulted
+    assert all(e["component"] == "worker" and e["status"] == "forfeit" for e in faulted)
+    killed = [e for e in events if e["event"] == "bot killed for its time limit"]
+    assert killed and all(e["component"] == "isolation" and e["limit"] == 0.05 for e in killed)
+    started = [e for e in events if e["event"] == "worker started"]
+    assert len(started) == 1 and started[0]["pid"] > 0
+    assert {"worker pool started", "worker ended"} <= {e["event"] for e in events}
+    quiet = racedeck(*FAULTY, "--db", str(tmp_path / "b.sqlite"))
+    assert "structlog" not in modules(quiet.stderr)
+    said = [line for line in quiet.stderr.splitlines() if not line.startswith("import time:")]
+    assert said == []

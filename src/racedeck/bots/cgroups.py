@@ -32,6 +32,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from racedeck import diagnostics
+
 PREFIX = "racedeck-"
 """The start of every group's name."""
 ROOT = Path("/sys/fs/cgroup")
@@ -39,6 +41,7 @@ ROOT = Path("/sys/fs/cgroup")
 _COUNTER = itertools.count()
 _LIVE: set[Group] = set()
 _state: dict[str, object] = {}
+_log = diagnostics.get_logger(component="sandbox")
 
 
 @dataclass(eq=False)
@@ -92,6 +95,8 @@ class Group:
             return
         self.removed = True
         _LIVE.discard(self)
+        if diagnostics.enabled(diagnostics.DEBUG):
+            _log.debug("sandbox group killed", group=str(self.folders[0]), pids=self.pids())
         kill = self.folders[0] / "cgroup.kill"
         if self.version == 2 and kill.exists():
             with contextlib.suppress(OSError):
@@ -121,6 +126,7 @@ def make_group(memory: int, processes: int) -> Group | None:
     """
     found = bases()
     if found is None:
+        _log.debug("no writable cgroup: bounding the sandbox per process", processes=processes)
         if not _state.get("said"):
             _state["said"] = True
             sys.stderr.write(

@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from racedeck import diagnostics
 from racedeck.bots.human import HumanBot
 from racedeck.bots.identify import identified
 from racedeck.bots.named import is_program, program_spec
@@ -91,6 +92,9 @@ def sandboxed(
     return replace(spec, factory=host, time_limit=float("inf"))
 
 
+_log = diagnostics.get_logger(component="sandbox")
+
+
 def _host_bot(
     command: list[str], binds: list[str], env: dict[str, str], sandbox: Sandbox, limit: float
 ) -> HostBot:
@@ -98,6 +102,7 @@ def _host_bot(
         command, time_limit=limit, start_limit=HOST_START_LIMIT, sandbox=sandbox, binds=binds
     )
     bot.env = env
+    _log.debug("sandboxed bot starting", command=command, time_limit=limit)
     return bot
 
 

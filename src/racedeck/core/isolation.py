@@ -30,6 +30,7 @@ from typing import Any, NoReturn
 
 import msgspec
 
+from racedeck import diagnostics
 from racedeck.core import proctree
 from racedeck.core.bot import Bot, BotFactory, BotFault, BotGone
 from racedeck.core.game import AnyGame
@@ -45,6 +46,8 @@ END_LIMIT = 2.0
 MAX_REPLY = 1 << 20
 """The largest reply a bot's process may send, in bytes."""
 _MAX_FD = 1 << 16
+
+_log = diagnostics.get_logger(component="isolation")
 
 
 class _Reply(msgspec.Struct, array_like=True):
@@ -155,10 +158,13 @@ class IsolatedBot(Bot):
             if message is not None:
                 conn.send(message)
             if not conn.poll(limit):
+                _log.info("bot killed for its time limit", pid=self._pid, limit=limit)
                 self._gone(f"exceeded its time limit of {limit:g} s{doing}")
             raw = conn.recv_bytes(MAX_REPLY)
         except (EOFError, OSError):
-            self._gone(self._exit_reason())
+            reason = self._exit_reason()
+            _log.info("bot process died", reason=reason)
+            self._gone(reason)
         try:
             reply = _decode_reply(raw)
         except (msgspec.DecodeError, RecursionError):

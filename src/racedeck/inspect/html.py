@@ -5,7 +5,10 @@ the page gets the omniscient view (the state, as the log knows it) and one view 
 seat built only from that seat's observation, each as text (the game's own ``render`` /
 ``render_observation``) and as a scene for the game's drawing. Texts and scenes repeat a
 lot from one moment to the next, so each distinct one is stored once in a table and the
-moments refer to it by number. Nothing is loaded from the network.
+moments refer to it by number. The bots' debug notes are read in a second pass over the
+log, each kept with the decision it came with (its line's ``seq``: the decision's first
+event), its text clipped and stripped of control characters. Nothing is loaded from the
+network.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 import msgspec
 
 from racedeck.core.errors import LogError, UsageError
+from racedeck.core.log import LogReader
 from racedeck.core.replay import iter_states
 from racedeck.inspect.page import PAGE, STYLE, page_script, policy
 from racedeck.inspect.pictures import Picture, picture_for
@@ -26,6 +30,11 @@ from racedeck.inspect.svg import COLOURS
 from racedeck.plugins import Registry
 
 _encode = msgspec.json.Encoder().encode
+
+NOTE_LIMIT = 2000
+"""The most characters of a debug note the page shows; a longer one is clipped."""
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class _Table:
@@ -94,6 +103,7 @@ def _match(
     if replay is None:
         raise LogError(str(path), 0, "the log has no events to replay")
     result = replay.result
+    view_seats: list[int | None] = ([None] if omniscient else []) + list(shown)
     data = {
         "title": game.title,
         "game": game.name,
@@ -109,8 +119,33 @@ def _match(
         "strings": table.items,
         "events": events,
         "frames": frames,
+        "view_seats": view_seats,
+        "notes": _notes(path, shown, table),
     }
     return data, picture
+
+
+def _notes(path: str | Path, shown: Sequence[int], table: _Table) -> list[list[int]]:
+    """Return the debug notes of the ``shown`` seats as ``[seq, seat, text]`` rows.
+
+    ``seq`` is the first event of the decision the note came with and ``text`` the index
+    of its words in ``table``: the bot's name and what it wrote, clipped to
+    ``NOTE_LIMIT`` characters, control characters replaced (the page shows it as text).
+    """
+    rows: list[list[int]] = []
+    with LogReader(path) as reader:
+        reader.event_entries = False
+        for entry in reader:
+            note = entry.debug
+            if note is None or note.seat not in shown:
+                continue
+            text = _CONTROL.sub("\ufffd", note.text)
+            if len(text) > NOTE_LIMIT:
+                text = text[:NOTE_LIMIT] + f"... ({len(text) - NOTE_LIMIT} more characters)"
+            bot = _CONTROL.sub("\ufffd", note.bot)[:NOTE_LIMIT]
+            words = f"seat {note.seat} ({bot}): {text}"
+            rows.append([entry.seq, note.seat, table.add(words)])
+    return rows
 
 
 def _check_seats(seats: Sequence[int] | None, players: int, path: str) -> list[int]:

@@ -46,6 +46,8 @@ pre#text { background: #f7f7f7; border: 1px solid #ddd; padding: 8px; overflow: 
 .hint { color: #666; font-size: 12px; }
 #goto { width: 6em; }
 #events-title { font-size: 15px; margin: 0 0 6px; }
+#notes { font: 12px/1.35 ui-monospace, monospace; margin: 6px 0; padding-left: 18px;
+  white-space: pre-wrap; overflow-wrap: anywhere; }
 svg.swatch { vertical-align: middle; }
 """
 
@@ -86,6 +88,15 @@ function show(f, v) {
   const st = $("status");
   st.dataset.frame = frame; st.dataset.seq = seq; st.dataset.view = view;
   st.dataset.kind = ev ? ev[1] : ""; st.dataset.scene = S[D.frames[frame][2 * view + 1]];
+  // The notes the bots left with the decision this event began (a seat's own in its view).
+  const seat = D.view_seats[view];
+  const notes = D.notes.filter((n) => n[0] === seq && (seat === null || n[1] === seat));
+  const list = $("notes");
+  list.replaceChildren(...notes.map((n) => {
+    const li = document.createElement("li"); li.textContent = S[n[2]]; return li;
+  }));
+  $("notes-title").hidden = notes.length === 0;
+  st.dataset.notes = JSON.stringify(notes.map((n) => S[n[2]]));
   const items = $("events").children;
   for (let i = 0; i < items.length; i++) {
     items[i].className = i === seq ? "now" : (i > seq ? "future" : "");
@@ -166,7 +177,9 @@ PAGE = (
 </div>
 <output id="status" hidden></output>
 <main>
-  <section><div id="drawing"></div><pre id="text"></pre></section>
+  <section><div id="drawing"></div>
+  <h2 id="notes-title" class="hint" hidden>what the bots noted with this decision</h2><ol id="notes"></ol>
+  <pre id="text"></pre></section>
   <section><h2 id="events-title">events</h2><ol id="events"></ol>
   <p class="hint">A seat's view lists the events by kind only.</p></section>
 </main>

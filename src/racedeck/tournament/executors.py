@@ -20,6 +20,7 @@ from __future__ import annotations
 import abc
 import contextlib
 import multiprocessing
+import multiprocessing.util
 import os
 import signal
 import time
@@ -159,8 +160,9 @@ class LocalExecutor(Executor):
             max_workers=self.workers,
             mp_context=self._context,
             initializer=_start_worker,
-            initargs=self._stream.worker_end(),
+            initargs=(*self._stream.worker_end(), diagnostics.settings()),
         )
+        _log.debug("worker pool started", workers=self.workers)
         self._full = False
         """Whether the pool has started all its workers (``_submit``)."""
 
@@ -181,6 +183,7 @@ class LocalExecutor(Executor):
         return submitted(self._pool, fn, *args)
 
     def _restart(self) -> None:
+        _log.debug("worker pool restarting", workers=self.workers)
         shut(self._pool, wait=False)
         # A worker ended by the broken pool may have left half a message: start afresh.
         self._stream.close()
@@ -375,10 +378,18 @@ def _ready() -> None:
     """Do nothing: submitted once a worker, so that a new pool starts them all at once."""
 
 
-def _start_worker(writer: Any, lock: Any) -> None:
-    """Set up a worker process: matches go into the stream, Ctrl-C is the parent's."""
+def _start_worker(writer: Any, lock: Any, settings: tuple[int, bool]) -> None:
+    """Set up a worker process: matches go into the stream, Ctrl-C is the parent's.
+
+    The worker writes diagnostics as the driver does (``settings``), and says when it
+    starts and, at a clean exit, when it ends.
+    """
     _ignore_interrupts()
     attach_stream(writer, lock)
+    diagnostics.configure(*settings)
+    log = diagnostics.get_logger(component="worker", pid=os.getpid())
+    log.debug("worker started")
+    multiprocessing.util.Finalize(None, log.debug, args=("worker ended",), exitpriority=10)
 
 
 def _ignore_interrupts() -> None:

@@ -39,6 +39,7 @@ from typing import Any
 
 import msgspec
 
+from racedeck import diagnostics
 from racedeck.core.errors import PluginError, RacedeckError, UsageError
 from racedeck.tournament.executors import Batch, Executor, default_workers
 from racedeck.tournament.record import PlayedMatch
@@ -71,6 +72,8 @@ CONNECT_TIMEOUT = 10.0
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(PlayedMatch)
+
+_log = diagnostics.get_logger(component="executor")
 
 
 def play_batch(
@@ -150,6 +153,7 @@ class RayExecutor(Executor):
             self._shipped = plugins_dir
             self._quiet(True)
         self.workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        _log.debug("ray pool started", workers=self.workers, address=address or "local")
         self._play = ray.remote(max_retries=0)(play_batch)
         self._versions = ray.remote(max_retries=0)(node_versions)
         self._checked: set[bytes] = set()
@@ -251,6 +255,7 @@ class RayExecutor(Executor):
         try:
             played: PlayedMatch = _decoder.decode(self._ray.get(ref))
         except exceptions.WorkerCrashedError:
+            _log.info("worker died", matches=list(work.batch), crashes=work.crashes + 1)
             if len(work.batch) > 1:
                 again.extend(_Task([index]) for index in work.batch)
             elif work.crashes + 1 >= CRASHES:
@@ -266,6 +271,9 @@ class RayExecutor(Executor):
                 f"a batch of matches failed on node {exc.ip}: {type(cause).__name__}: {cause}"
             ) from None
         except exceptions.RayError as exc:  # the node died, or the result was lost with it
+            _log.info(
+                "batch lost with its node", matches=list(work.batch), error=type(exc).__name__
+            )
             if work.losses >= RESUBMITS:
                 reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
                 raise RacedeckError(

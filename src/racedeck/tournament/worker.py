@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from racedeck import diagnostics
 from racedeck.bots.identify import identified
 from racedeck.bots.named import is_program, program_spec
 from racedeck.bots.sandbox import Sandbox
@@ -112,6 +113,9 @@ def version_problem(spec: TournamentSpec, versions: dict[str, str]) -> str | Non
     return None
 
 
+_log = diagnostics.get_logger(component="worker")
+
+
 def check_versions(spec: TournamentSpec) -> None:
     """Raise ``VersionMismatch`` naming this machine unless it loads what the spec recorded.
 
@@ -128,6 +132,7 @@ def check_versions(spec: TournamentSpec) -> None:
         return
     problem = version_problem(spec, loaded_versions(spec))
     if problem is not None:
+        _log.info("version mismatch", host=socket.gethostname(), problem=problem)
         raise VersionMismatch(f"on {socket.gethostname()}: {problem}")
     _checked.add(key)
 
@@ -251,6 +256,15 @@ def _play(
             fault_seat=forfeit.seat if forfeit is not None else -1,
             reason=forfeit.reason if forfeit is not None else "",
             faults=tuple(f"seat {f.seat} ({f.bot}): {f.reason}" for f in outcome.faults),
+        )
+    if record.faults or record.status != OK:
+        # A bot's fault is the bot's, recorded with the match: an event, not a warning.
+        _log.info(
+            "match faulted",
+            match=record.index,
+            status=record.status,
+            reason=record.reason,
+            faults=list(record.faults),
         )
     if buffer is not None and buffer.tell() and (spec.keep_logs == "all" or record.failed):
         return PlayedMatch(record, pack_log(buffer.getvalue()))
