@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from racedeck import diagnostics
+from racedeck.core import diagnostics
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 TOURNAMENT = [

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from racedeck import diagnostics
+from racedeck.core import diagnostics
 
 PREFIX = "racedeck-"
 """The start of every group's name."""

@@ -16,12 +16,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from racedeck import diagnostics
 from racedeck.bots.human import HumanBot
 from racedeck.bots.identify import identified
 from racedeck.bots.named import is_program, program_spec
 from racedeck.bots.sandbox import Sandbox, bwrap_path, own_files, python_binds, python_path
 from racedeck.bots.subprocess_bot import DEFAULT_TIME_LIMIT, SubprocessBot
+from racedeck.core import diagnostics
 from racedeck.core.bot import BotSpec
 from racedeck.core.model import Action, Observation
 from racedeck.core.rng import Rng

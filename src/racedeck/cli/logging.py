@@ -1,4 +1,4 @@
-"""Diagnostics of the command line: configured once at its entry (``racedeck.diagnostics``).
+"""Diagnostics of the command line: configured once at its entry (``racedeck.core.diagnostics``).
 
 Readable lines on stderr by default, coloured on a terminal; one JSON object a line with
 ``--log-json``. structlog is loaded only when an event is written.
@@ -6,7 +6,7 @@ Readable lines on stderr by default, coloured on a terminal; one JSON object a l
 
 from __future__ import annotations
 
-from racedeck import diagnostics
+from racedeck.core import diagnostics
 
 
 def configure_logging(debug: bool, json: bool = False) -> None:

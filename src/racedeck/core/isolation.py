@@ -30,8 +30,7 @@ from typing import Any, NoReturn
 
 import msgspec
 
-from racedeck import diagnostics
-from racedeck.core import proctree
+from racedeck.core import diagnostics, proctree
 from racedeck.core.bot import Bot, BotFactory, BotFault, BotGone
 from racedeck.core.game import AnyGame
 from racedeck.core.model import Action, Observation, Options, Result

@@ -30,8 +30,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from racedeck import diagnostics
-from racedeck.core import interrupts, proctree
+from racedeck.core import diagnostics, interrupts, proctree
 from racedeck.tournament.record import PlayedMatch
 from racedeck.tournament.spec import TournamentSpec
 from racedeck.tournament.worker import attach_stream, died_record, run_batch, stream_batch

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from racedeck import diagnostics
+from racedeck.core import diagnostics
 from racedeck.core.errors import UsageError
 from racedeck.tournament.executors import Batch, Executor
 from racedeck.tournament.record import ERROR, MatchRecord, PlayedMatch

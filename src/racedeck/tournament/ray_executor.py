@@ -39,7 +39,7 @@ from typing import Any
 
 import msgspec
 
-from racedeck import diagnostics
+from racedeck.core import diagnostics
 from racedeck.core.errors import PluginError, RacedeckError, UsageError
 from racedeck.tournament.executors import Batch, Executor, default_workers
 from racedeck.tournament.record import PlayedMatch

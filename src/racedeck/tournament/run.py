@@ -16,8 +16,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
 
-from racedeck import diagnostics
-from racedeck.core import interrupts
+from racedeck.core import diagnostics, interrupts
 from racedeck.tournament.executors import DEFAULT_MAX_BATCH, Batch, Executor
 from racedeck.tournament.logs import LogKeeper
 from racedeck.tournament.record import ERROR, FORFEIT, MatchRecord, PlayedMatch

@@ -16,11 +16,11 @@ from typing import Any
 
 import msgspec
 
-from racedeck import diagnostics
 from racedeck.bots.identify import identified
 from racedeck.bots.named import is_program, program_spec
 from racedeck.bots.sandbox import Sandbox
 from racedeck.bots.sandboxed import sandboxed
+from racedeck.core import diagnostics
 from racedeck.core.bot import BotSpec
 from racedeck.core.errors import PluginError, RacedeckError
 from racedeck.core.log import LogWriter
