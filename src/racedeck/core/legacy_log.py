@@ -21,30 +21,14 @@ from racedeck.core.game import AnyGame
 from racedeck.core.log import LogEntry, LogReader, encode
 from racedeck.core.model import ENGINE, Action
 from racedeck.core.rng import Rng, engine_stream
-from racedeck.core.step import NO_CHANCE, Turn, beginning_with, folder
+from racedeck.core.step import NO_CHANCE, StatesTurn, beginning_with, folder
 
 if TYPE_CHECKING:
     from racedeck.core.replay import Replay
 
 
-class _TracedTurn(Turn[Any, Any]):
-    """A turn that also keeps the state after each of its events."""
-
-    __slots__ = ("states",)
-
-    def __init__(self, game: AnyGame, state: Any, rng: Rng) -> None:
-        super().__init__(game, state, rng)
-        self.states: list[Any] = []
-
-    def emit(self, event: Any) -> Any:
-        """Record ``event`` and the state after it, and return that state."""
-        state = super().emit(event)
-        self.states.append(state)
-        return state
-
-
-def _traced(game: AnyGame, state: Any, actor: int, action: Action | None, rng: Rng) -> _TracedTurn:
-    turn = _TracedTurn(game, state, rng)
+def _traced(game: AnyGame, state: Any, actor: int, action: Action | None, rng: Rng) -> StatesTurn:
+    turn = StatesTurn(game, state, rng)
     game.resolve(turn, actor, action)
     return turn
 
@@ -142,9 +126,9 @@ class Deciding:
         self.seed = seed
         self.recorded = recorded
         self.at = at
-        self.partial: _TracedTurn | None = None
+        self.partial: StatesTurn | None = None
 
-    def __iter__(self) -> Iterator[tuple[int, int, Action | None, _TracedTurn]]:
+    def __iter__(self) -> Iterator[tuple[int, int, Action | None, StatesTurn]]:
         game, recorded, seed = self.game, self.recorded, self.seed
         state, at = self.state, self.at
         while recorded.begins(at):
@@ -175,7 +159,7 @@ class Deciding:
 
 def _first_decision(
     game: AnyGame, state: Any, seats: tuple[int, ...], recorded: Recorded, at: int
-) -> tuple[int, Action, _TracedTurn] | None:
+) -> tuple[int, Action, StatesTurn] | None:
     """Return the seat, action and turn the recorded events from ``at`` begin with.
 
     In a sealed step every seat decides from the same state, in seat order, so the next

@@ -69,6 +69,29 @@ class Turn(Generic[StateT, EventT]):
         return state
 
 
+class StatesTurn(Turn[Any, Any]):
+    """A turn that also keeps the state after each of its events, for a log's readers.
+
+    A reader that shows the state after every event needs those inside a decision too;
+    the runner's ``Turn`` keeps only the last state.
+    """
+
+    __slots__ = ("states",)
+
+    def __init__(self, game: AnyGame, state: Any, rng: Rng) -> None:
+        super().__init__(game, state, rng)
+        self.states: list[Any] = []
+
+    def emit(self, event: Any) -> Any:
+        """Record ``event`` and the state after it, and return that state."""
+        # ``Turn.emit`` written out: this runs once an event of every log read.
+        state = self._evolve(self.state, event)
+        self.state = state
+        self.events.append(event)
+        self.states.append(state)
+        return state
+
+
 def resolve(
     game: AnyGame, state: Any, actor: int, action: Action | None, rng: Rng
 ) -> Turn[Any, Any]:

@@ -26,31 +26,12 @@ from racedeck.core.errors import LogError
 from racedeck.core.game import AnyGame
 from racedeck.core.log import Decision, Header, LogEntry, LogReader, encode
 from racedeck.core.model import ENGINE, Action
-from racedeck.core.rng import Rng, engine_stream
+from racedeck.core.rng import engine_stream
 from racedeck.core.shown import shown
-from racedeck.core.step import NO_CHANCE, Turn, choose
+from racedeck.core.step import NO_CHANCE, StatesTurn, Turn, choose
 
 if TYPE_CHECKING:
     from racedeck.core.replay import Replay
-
-
-class StatesTurn(Turn[Any, Any]):
-    """A turn that also keeps the state after each of its events, for a reader that shows them."""
-
-    __slots__ = ("states",)
-
-    def __init__(self, game: AnyGame, state: Any, rng: Rng) -> None:
-        super().__init__(game, state, rng)
-        self.states: list[Any] = []
-
-    def emit(self, event: Any) -> Any:
-        """Record ``event`` and the state after it, and return that state."""
-        # ``Turn.emit`` written out: this runs once an event of every log read.
-        state = self._evolve(self.state, event)
-        self.state = state
-        self.events.append(event)
-        self.states.append(state)
-        return state
 
 
 class _Ended(Exception):
