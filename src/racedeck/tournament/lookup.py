@@ -9,14 +9,13 @@ the log ``--keep-logs`` would have kept, since a match is fixed by its seed.
 from __future__ import annotations
 
 import gzip
-import shlex
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import msgspec
 
-from racedeck.bots.named import is_program
 from racedeck.core.errors import UsageError, VerificationError
+from racedeck.tournament.plan import only_named_code
 from racedeck.tournament.record import ERROR, MatchRecord
 from racedeck.tournament.spec import TournamentSpec
 
@@ -79,19 +78,7 @@ def replay_spec(
     only when ``programs`` names it too, and its plugins folder only when ``plugins_dir``
     is that folder. No log is written anywhere by the spec returned; the caller has it.
     """
-    named = set(programs)
-    for name in spec.bots:
-        if is_program(name) and name not in named:
-            raise UsageError(
-                f"{db} plays the program {name!r}; playing its match again starts it, so say"
-                f" so: --program {shlex.quote(name)}"
-            )
-    stored = spec.plugins_dir
-    if stored and (plugins_dir is None or plugins_dir.resolve() != Path(stored).resolve()):
-        raise UsageError(
-            f"{db} loads plugins from {stored}; playing its match again runs that folder's"
-            f" code, so say so: --plugins-dir {stored}"
-        )
+    only_named_code(spec, db, plugins_dir, programs, "playing its match again")
     return msgspec.structs.replace(spec, keep_logs="all", log_dir="")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import shlex
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -155,25 +155,45 @@ def resume_spec(
             f"{db_path} holds a gate of {spec.bots[0]} against {spec.bots[1]}, which stops"
             f" at its verdict: run that gate again with --save {db_path} to go on"
         )
+    only_named_code(
+        spec, db_path, plugins_dir, programs, "resuming", f"racedeck tournament resume {db_path} "
+    )
+    return with_log_dir(_replace(spec, log_dir=""), db_path)
+
+
+def only_named_code(
+    spec: TournamentSpec,
+    db_path: Path,
+    plugins_dir: Path | None,
+    programs: Iterable[str],
+    doing: str,
+    command: str = "",
+) -> None:
+    """Refuse to run code a stored spec names unless the user named it too.
+
+    A database may come from someone else: a program it names (``cmd:...``) runs only when
+    ``programs`` (the user's ``--program``) names it, and its plugins folder is loaded
+    only when ``plugins_dir`` (the user's ``--plugins-dir``) is that very folder. ``doing``
+    says what would run them (``resuming``), ``command`` what to run instead.
+    """
+    named = set(programs)
     for name in spec.bots:
-        if is_program(name) and name not in programs:
-            # The database names a command to run: it runs only if the user says it again.
+        if is_program(name) and name not in named:
             raise UsageError(
-                f"{db_path} plays the program {name!r}; resuming starts it, so say so: "
-                f"racedeck tournament resume {db_path} --program {shlex.quote(name)}"
+                f"{db_path} plays the program {name!r}; {doing} starts it, so say so: "
+                f"{command}--program {shlex.quote(name)}"
             )
     stored = spec.plugins_dir
     if stored and plugins_dir is None:
         raise UsageError(
-            f"{db_path} loads plugins from {stored}; resuming runs that folder's code, so "
-            f"say so: racedeck tournament resume {db_path} --plugins-dir {stored}"
+            f"{db_path} loads plugins from {stored}; {doing} runs that folder's code, so "
+            f"say so: {command}--plugins-dir {stored}"
         )
     if plugins_dir is not None and (not stored or Path(stored).resolve() != plugins_dir.resolve()):
         raise UsageError(
             f"--plugins-dir {plugins_dir} is not the folder {db_path} was run with "
             f"({stored or 'none'})"
         )
-    return with_log_dir(_replace(spec, log_dir=""), db_path)
 
 
 def _replace(spec: TournamentSpec, **changes: Any) -> TournamentSpec:
