@@ -64,20 +64,7 @@ def test_resume_refuses_a_program_that_changed_its_version_by_name(
 ) -> None:
     seat = _program(tmp_path, "1.0")
     db = tmp_path / "t.sqlite"
-    args = [
-        "tournament",
-        "lacorsa",
-        "--bot",
-        seat,
-        "--bot",
-        "random",
-        "-o",
-        "races=1",
-        "--matches",
-        "2",
-        "--db",
-        str(db),
-    ]
+    args = _two_matches(seat, db)
     assert main(args) == 0
     with Store.open(db) as store:
         assert store.spec.bot_versions[seat] == "tester 1.0"
@@ -153,18 +140,7 @@ def test_under_sandbox_a_program_is_asked_who_it_is_only_inside_its_sandbox(
     assert (
         main(
             [
-                "tournament",
-                "lacorsa",
-                "--bot",
-                seat,
-                "--bot",
-                "random",
-                "-o",
-                "races=1",
-                "--matches",
-                "2",
-                "--db",
-                str(db),
+                *_two_matches(seat, db),
                 "--sandbox",
                 "--workers",
                 "1",
@@ -175,3 +151,9 @@ def test_under_sandbox_a_program_is_asked_who_it_is_only_inside_its_sandbox(
     with Store.open(db) as store:
         assert store.spec.bot_versions[seat] == "where inside"
         assert {r.status for r in store.records()} == {"ok"}
+
+
+def _two_matches(seat: str, db: Path) -> list[str]:
+    """Return the command line of a two-match LACORSA tournament of ``seat`` against random."""
+    return ["tournament", "lacorsa", "--bot", seat, "--bot", "random", "-o", "races=1",
+            "--matches", "2", "--db", str(db)]  # fmt: skip
