@@ -26,8 +26,6 @@ KNOWN_LONG_MODULES = frozenset(
 )
 KNOWN_LONG_FUNCTIONS = frozenset(
     {
-        "games/detroit_cleveland/bots.py:_scoring_at",
-        "games/detroit_cleveland/bots.py:_greedy",
         "games/wacky_races/bots.py:act",
     }
 )

@@ -26,10 +26,10 @@ from racedeck.games.detroit_cleveland.heuristic_bids import (
     worths,
     worths_of,
 )
+from racedeck.games.detroit_cleveland.heuristic_scoring import Scoring
 from racedeck.games.detroit_cleveland.heuristic_tables import (
     MOBILITY_LOOKAHEAD,
     MOBILITY_WEIGHT,
-    MOVING,
     PLACE_BONUS,
     RIVAL_WEIGHT,
     Chosen,
@@ -159,136 +159,20 @@ class DetroitClevelandHeuristic(Bot):
     def _scoring_at(self, observation: DetroitClevelandObservation) -> tuple[ScoreAt, Spread]:
         """Return ``score`` and ``spread`` for ``observation``'s cars, handed taken spaces.
 
-        A car's freedom is how far it could move in ``MOBILITY_LOOKAHEAD`` steps; with no
-        car within that reach (its cone's mask and the taken spaces share no bit) it is
-        the full lookahead, and the car's whole term is read from a table; otherwise the
-        term is ``hemmed``'s, worked out once per space and cars in its cone. The sum runs
-        car by car in the same order every time, so equal positions score equal, float for
-        float; equal positions are scored once.
+        See ``heuristic_scoring.Scoring``. Equal positions are scored once: the scores are
+        kept per cars' owners and finishing order, from one decision to the next.
         """
         track = self.track
         assert track is not None
-        length = track.length
-        bits, cones, free = _tables(track)
-        already = observation.finished
-        owned = _owned(observation.owner, self.seat)
-        context = (observation.owner, already)
+        context = (observation.owner, observation.finished)
         known = self.scores.get(context)
         if known is None or len(known) > SCORES_KEPT:
             if len(self.scores) > 64:
                 self.scores.clear()
             known = self.scores[context] = {}
-
-        def across(finished: list[int], car: int) -> float:
-            """Return the value of ``car`` across the line, placed after ``finished``.
-
-            Cars that cross the line in a position take the next places, in car order;
-            ``car`` joins ``finished`` if it is not there yet.
-            """
-            if car not in finished:
-                finished.append(car)
-            value = length + PLACE_BONUS * (6 - finished.index(car))
-            return value + MOBILITY_WEIGHT * float(MOBILITY_LOOKAHEAD)
-
-        def score(positions: Positions, taken: int) -> float:
-            total = known.get(positions)
-            if total is not None:
-                return total
-            finished: list[int] | None = None
-            total = 0.0
-            for car, mine in owned:
-                space = positions[car]
-                if space == FINISH:
-                    if finished is None:
-                        finished = list(already)
-                    value = across(finished, car)
-                    total += value if mine else -RIVAL_WEIGHT * value
-                    continue
-                near = taken & cones[space]
-                total += (hemmed(track, space, near) if near else free[space])[mine]
-            known[positions] = total
-            return total
-
-        def spread(positions: Positions, taken: int, car: int, dests: Sequence[int]) -> list[float]:
-            """Return the score of ``positions`` with ``car`` moved to each of ``dests``.
-
-            The same floats as ``score`` of each, found with less work: with ``car`` off
-            its space, every other car's term is worked out once; for a destination, only
-            the terms of ``car`` and of the cars whose cone holds it change. The sum still
-            runs car by car in order: the terms before ``car`` are added up once, and a
-            destination in none of their cones starts from that sum (the same float, as
-            the same additions in the same order). No destination may cross the line, and
-            ``car`` must stand on a space.
-            """
-            base = taken & ~bits[positions[car]]
-            parts: list[tuple[int, int, int, float]] = []
-            finished: list[int] | None = None
-            # The sum of the terms before ``car`` and the union of their cones; ``car``'s
-            # own ``mine`` (-1: an unowned car, whose term does not count); the terms
-            # after ``car`` and the union of their cones.
-            head = 0.0
-            lead = 0
-            moving = -1
-            trail: list[float] = []
-            trail_cones = 0
-            for other, mine in owned:
-                space = positions[other]
-                if other == car:
-                    # Its term is the destination's: a cone of every bit recomputes it.
-                    parts.append((MOVING, mine, -1, 0.0))
-                    moving = mine
-                    continue
-                if space == FINISH:
-                    if finished is None:
-                        finished = list(already)
-                    value = across(finished, other)
-                    cone = 0
-                    term = value if mine else -RIVAL_WEIGHT * value
-                else:
-                    cone = cones[space]
-                    near = base & cone
-                    term = (hemmed(track, space, near) if near else free[space])[mine]
-                parts.append((space, mine, cone, term))
-                if moving < 0:
-                    head += term
-                    lead |= cone
-                else:
-                    trail.append(term)
-                    trail_cones |= cone
-            totals: list[float] = []
-            for dest in dests:
-                bit = bits[dest]
-                after = base | bit
-                if not bit & lead:
-                    # The terms before ``car`` stand: their sum is ``head``.
-                    total = head
-                    if moving >= 0:
-                        near = after & cones[dest]
-                        total += (hemmed(track, dest, near) if near else free[dest])[moving]
-                        if bit & trail_cones:
-                            for space, mine, cone, term in parts[len(parts) - len(trail) :]:
-                                if cone & bit:
-                                    near = after & cones[space]
-                                    terms = hemmed(track, space, near) if near else free[space]
-                                    term = terms[mine]
-                                total += term
-                        else:
-                            for term in trail:
-                                total += term
-                    totals.append(total)
-                    continue
-                total = 0.0
-                for space, mine, cone, term in parts:
-                    if cone & bit:
-                        if space == MOVING:
-                            space = dest
-                        near = after & cones[space]
-                        term = (hemmed(track, space, near) if near else free[space])[mine]
-                    total += term
-                totals.append(total)
-            return totals
-
-        return score, spread
+        owned = _owned(observation.owner, self.seat)
+        scoring = Scoring(track, owned, observation.finished, known)
+        return scoring.score, scoring.spread
 
     def _card_play(self, observation: DetroitClevelandObservation, card: int) -> CardPlay:
         assert self.track is not None
@@ -323,90 +207,34 @@ class DetroitClevelandHeuristic(Bot):
         sets its destination's (``bits`` has none for the line or off the track).
         """
         best_score: float | None = now
-        track = play.track
-        cars, counts, white = play.cars, play.counts, play.white_slot
         reach_cones = _slot_cones(play)
-        for slot in range(len(cars)):
-            options: tuple[Option, ...]
-            if white < slot:
-                # A car of its own colour, with no white move ahead to leave room for: its
-                # options depend only on its space and the cars in reach (``plain_options``).
-                car = cars[slot]
-                start = positions[car]
-                if start < 0:
-                    continue
-                count = counts[slot]
-                near = taken & reach_cones[slot][start]
-                options, dests = plain_options(track, car, start, count, near)
-            else:
-                if slot == white:
-                    options = white_options(play, positions, taken)
-                else:
-                    options = slot_options(play, positions, slot)
-                dests = spaces_to_spread(options)
+        for slot in range(len(play.cars)):
+            options, dests = _slot_choices(play, positions, taken, slot, reach_cones)
             if not options:
                 continue
+            key = None
             if len(options) == 1:
                 # No choice to make: the score is needed only once the card is played out.
                 car, dest, _ = options[0]
-                taken = taken & ~bits[positions[car]] | bits[dest]
-                positions = (*positions[:car], dest, *positions[car + 1 :])
                 best_score = None
-                continue
-            if dests is not None:
+            elif dests is not None:
                 # One car to place, on spaces only: its destinations are scored together.
                 car = options[0][0]
-                asked = (positions, car, dests)
-                picked = picks.get(asked)
-                if picked is None:
-                    values = spread(positions, taken, car, dests)
-                    pick = 0
-                    top = values[0]
-                    for i in range(1, len(values)):
-                        if values[i] > top:
-                            pick, top = i, values[i]
-                    picks[asked] = (pick, top)
-                else:
-                    pick, top = picked
+                pick, best_score = _pick_space(spread, picks, positions, taken, car, dests)
                 dest = dests[pick]
-                taken = taken & ~bits[positions[car]] | bits[dest]
-                positions = (*positions[:car], dest, *positions[car + 1 :])
-                best_score = top
-                continue
-            key = (positions, options)
-            known = chosen.get(key)
-            if known is not None:
-                positions, taken, best_score = known
-                continue
-            # Several cars (the white car's choice): each car's run of destinations on
-            # spaces is scored together, the line alone, the values kept in the options'
-            # order so that the first best wins as before.
-            values = []
-            run: list[int] = []
-            run_car = -1
-            for car, dest, _ in options:
-                if car != run_car or dest == FINISH:
-                    if run:
-                        values += spread(positions, taken, run_car, run)
-                        run = []
-                    run_car = car
-                if dest == FINISH:
-                    after = taken & ~bits[positions[car]]
-                    values.append(score((*positions[:car], dest, *positions[car + 1 :]), after))
-                else:
-                    run.append(dest)
-            if run:
-                values += spread(positions, taken, run_car, run)
-            pick = 0
-            top = values[0]
-            for i in range(1, len(values)):
-                if values[i] > top:
-                    pick, top = i, values[i]
-            car, dest, _ = options[pick]
+            else:
+                key = (positions, options)
+                known = chosen.get(key)
+                if known is not None:
+                    positions, taken, best_score = known
+                    continue
+                pick, best_score = _pick_car(score, spread, bits, positions, taken, options)
+                car, dest, _ = options[pick]
             taken = taken & ~bits[positions[car]] | bits[dest]
             positions = (*positions[:car], dest, *positions[car + 1 :])
-            best_score = top
-            chosen[key] = (positions, taken, top)
+            if key is not None:
+                assert best_score is not None
+                chosen[key] = (positions, taken, best_score)
         return score(positions, taken) if best_score is None else best_score
 
     def _play(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
@@ -459,13 +287,7 @@ class DetroitClevelandHeuristic(Bot):
             # Its destinations are scored together.
             spread = self._scoring_at(observation)[1]
             taken = occupancy(_tables(track).bits, positions)
-            values = spread(positions, taken, car, dests)
-            pick = 0
-            top = values[0]
-            for i in range(1, len(values)):
-                if values[i] > top:
-                    pick, top = i, values[i]
-            return legal[pick]
+            return legal[_first_best(spread(positions, taken, car, dests))[0]]
         score = self._scoring(observation)
         best: Action = legal[0]
         best_score = float("-inf")
@@ -475,3 +297,89 @@ class DetroitClevelandHeuristic(Bot):
             if i == 0 or value > best_score:
                 best, best_score = action, value
         return best
+
+
+def _first_best(values: Sequence[float]) -> Pick:
+    """Return the index of the best of ``values`` (the first on a tie) and its value."""
+    pick = 0
+    top = values[0]
+    for i in range(1, len(values)):
+        if values[i] > top:
+            pick, top = i, values[i]
+    return pick, top
+
+
+def _slot_choices(
+    play: CardPlay,
+    positions: Positions,
+    taken: int,
+    slot: int,
+    reach_cones: Sequence[Sequence[int]],
+) -> tuple[tuple[Option, ...], tuple[int, ...] | None]:
+    """Return the options of ``play``'s ``slot`` and, when they are one car's spaces, those.
+
+    A car of its own colour with no white move ahead to leave room for: its options
+    depend only on its space and the cars in reach (``plain_options``); ``reach_cones``
+    are ``_slot_cones(play)``. No options for a car off the track or across the line.
+    """
+    white = play.white_slot
+    if white < slot:
+        car = play.cars[slot]
+        start = positions[car]
+        if start < 0:
+            return (), None
+        near = taken & reach_cones[slot][start]
+        return plain_options(play.track, car, start, play.counts[slot], near)
+    if slot == white:
+        options = white_options(play, positions, taken)
+    else:
+        options = slot_options(play, positions, slot)
+    return options, spaces_to_spread(options)
+
+
+def _pick_space(
+    spread: Spread,
+    picks: dict[tuple[Positions, int, tuple[int, ...]], Pick],
+    positions: Positions,
+    taken: int,
+    car: int,
+    dests: tuple[int, ...],
+) -> Pick:
+    """Return ``car``'s best destination among the spaces ``dests``, kept in ``picks``."""
+    asked = (positions, car, dests)
+    picked = picks.get(asked)
+    if picked is None:
+        picked = picks[asked] = _first_best(spread(positions, taken, car, dests))
+    return picked
+
+
+def _pick_car(
+    score: ScoreAt,
+    spread: Spread,
+    bits: Sequence[int],
+    positions: Positions,
+    taken: int,
+    options: tuple[Option, ...],
+) -> Pick:
+    """Return the best of several cars' ``options`` (the white car's choice).
+
+    Each car's run of destinations on spaces is scored together, the line alone, the
+    values kept in the options' order so that the first best wins.
+    """
+    values: list[float] = []
+    run: list[int] = []
+    run_car = -1
+    for car, dest, _ in options:
+        if car != run_car or dest == FINISH:
+            if run:
+                values += spread(positions, taken, run_car, run)
+                run = []
+            run_car = car
+        if dest == FINISH:
+            after = taken & ~bits[positions[car]]
+            values.append(score((*positions[:car], dest, *positions[car + 1 :]), after))
+        else:
+            run.append(dest)
+    if run:
+        values += spread(positions, taken, run_car, run)
+    return _first_best(values)
