@@ -13,7 +13,6 @@ whose cone holds it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from racedeck.games.detroit_cleveland.heuristic_tables import (
     MOBILITY_LOOKAHEAD,
@@ -33,20 +32,13 @@ its cone's mask (-1 for the car that moves: every destination recomputes its ter
 its term with the moving car lifted."""
 
 
-class Lifted(NamedTuple):
-    """The owned cars' terms once the moving car is lifted off its space, for ``spread``."""
-
-    parts: list[Part]
-    head: float
-    """The sum of the terms of the cars before the moving car, added in order from 0.0."""
-    lead: int
-    """The union of the cones of the cars before the moving car."""
-    moving: int
-    """The moving car's ``mine``; -1 for an unowned car, whose term does not count."""
-    trail: list[float]
-    """The terms of the cars after the moving car."""
-    trail_cones: int
-    """The union of their cones."""
+Lifted = tuple[list[Part], float, int, int, list[float], int]
+"""The owned cars' terms once the moving car is lifted off its space, for ``spread``:
+``(parts, head, lead, moving, trail, trail_cones)``. ``head`` is the sum of the terms of
+the cars before the moving car, added in order from 0.0, and ``lead`` the union of their
+cones; ``moving`` the moving car's ``mine`` (-1 for an unowned car, whose term does not
+count); ``trail`` the terms of the cars after it, and ``trail_cones`` the union of their
+cones. A plain tuple: one is made at every ``spread``."""
 
 
 class Scoring:
@@ -199,4 +191,4 @@ class Scoring:
             else:
                 trail.append(term)
                 trail_cones |= cone
-        return Lifted(parts, head, lead, moving, trail, trail_cones)
+        return parts, head, lead, moving, trail, trail_cones
