@@ -218,26 +218,14 @@ def own_cars(owner: tuple[int, ...], seat: int) -> frozenset[int]:
     return frozenset(car for car, holder in enumerate(owner) if holder == seat)
 
 
-@functools.lru_cache(maxsize=16)
-def plain_plays(track: Track) -> dict[int, CardPlay]:
-    """Per movement card, its play on ``track`` with no switch in force and whoever plays it.
-
-    The play of most turns (no switch card in force, the optional rule on white off), read
-    from a table rather than looked up by its whole key each time it is asked for.
-    """
-    return {card: card_play_for(track, card, IDENTITY, NO_ONE, False) for card in MOVES}
-
-
 def card_play(state: State, card: int, seat: int) -> CardPlay:
     """Return ``card`` as ``seat`` would play it now: its cars after switches, its white."""
     options = state.options
     switches = state.switches
+    mapping = colours_in_force(switches) if switches else IDENTITY
     if not options.white_own_car:
         # Whose cars are whose matters only to the optional rule: one play serves all seats.
-        if not switches:
-            return plain_plays(track_of(options))[card]
-        return card_play_for(track_of(options), card, colours_in_force(switches), NO_ONE, False)
-    mapping = colours_in_force(switches) if switches else IDENTITY
+        return card_play_for(track_of(options), card, mapping, NO_ONE, False)
     return card_play_for(track_of(options), card, mapping, own_cars(state.owner, seat), True)
 
 
@@ -269,54 +257,23 @@ def _move_actions(track: Track) -> tuple[tuple[Move, ...], ...]:
     return tuple(rows)
 
 
-class _Asked:
-    """What is known of one state's card in play: its play, its next car's options, moves.
-
-    ``consequence`` asks whether the card's next car needs a decision; ``legal_moves`` and
-    ``car_moved_by`` ask next about that very state. Each answer is a pure function of the
-    state, which is kept (so that no other object takes its identity).
-    """
-
-    __slots__ = ("moves", "options", "play", "state")
-
-    def __init__(self, state: State, play: CardPlay) -> None:
-        self.state = state
-        self.play = play
-        self.options: tuple[Option, ...] | None = None
-        self.moves: tuple[Move, ...] | None = None
-
-
-_LAST: list[_Asked | None] = [None]
-"""The state last asked about, replaced whole (so that each answer stays its state's)."""
-
-
-def _asked(state: State) -> _Asked:
-    """Return what is known of ``state``'s card in play: at least its play."""
-    asked = _LAST[0]
-    if asked is None or asked.state is not state:
-        play = card_play(state, state.card, state.order[state.turn % state.players])
-        asked = _LAST[0] = _Asked(state, play)
-    return asked
-
-
-def _next_options(asked: _Asked) -> tuple[Option, ...]:
-    """Return the options of the card's next car: ``slot_options`` of the card in play."""
-    options = asked.options
-    if options is None:
-        state = asked.state
-        options = asked.options = slot_options(asked.play, state.positions, state.slot)
-    return options
+def _in_play(state: State) -> CardPlay:
+    """Return the movement card in play as its player plays it (``card_play``, inlined)."""
+    options = state.options
+    switches = state.switches
+    mapping = colours_in_force(switches) if switches else IDENTITY
+    if not options.white_own_car:
+        return card_play_for(track_of(options), state.card, mapping, NO_ONE, False)
+    own = own_cars(state.owner, state.order[state.turn % state.players])
+    return card_play_for(track_of(options), state.card, mapping, own, True)
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
     """Return every legal destination of the card's next car (of each car, for white)."""
-    asked = _asked(state)
-    moves = asked.moves
-    if moves is None:
-        actions = _move_actions(asked.play.track)
-        options = _next_options(asked)
-        moves = asked.moves = tuple([actions[car][dest] for car, dest, _ in options])
-    return moves
+    play = _in_play(state)
+    moves = _move_actions(play.track)
+    options = slot_options(play, state.positions, state.slot)
+    return tuple([moves[car][dest] for car, dest, _ in options])
 
 
 def consequence(state: State) -> CarMoved | CarSkipped | None:
@@ -324,14 +281,13 @@ def consequence(state: State) -> CarMoved | CarSkipped | None:
 
     A finished car is skipped; a car with a single legal destination goes there.
     """
-    asked = _asked(state)
-    play = asked.play
+    play = _in_play(state)
     car = play.cars[state.slot]
     if car != WHITE and state.positions[car] == FINISH:
         return CarSkipped(car=car)
     # All the options, not just the two that tell a decision is needed: ``legal_moves``
-    # asks for them next, from the same state.
-    options = _next_options(asked)
+    # asks for them next, from the same positions.
+    options = slot_options(play, state.positions, state.slot)
     if len(options) == 1:
         car, dest, steps = options[0]
         return CarMoved(car=car, to=play.track.space_id(dest), steps=steps)
@@ -342,7 +298,7 @@ def consequence(state: State) -> CarMoved | CarSkipped | None:
 
 def car_moved_by(state: State, action: Move) -> CarMoved:
     """Return the event of the card's player moving a car to the chosen destination."""
-    play = _asked(state).play
+    play = _in_play(state)
     # The same search that offered the destination tells how far the car went.
     _, steps, finish_at = play.reach(state.positions, action.car, state.slot)
     steps = finish_at if action.to == FINISH_ID else steps
