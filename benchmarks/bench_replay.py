@@ -3,8 +3,10 @@
 ``replay --verify`` reads a log of decisions straight: each recorded action resolved once,
 its events compared, each engine draw made again from the seed; no bot runs. Per game, its
 rate is set beside the hash-and-fold floor (``replay_floor``: decode, chain, fold, nothing
-checked) timed in the same run. For a match between ISMCTS bots, verifying must take less
-than a tenth of the time playing it took.
+checked) timed in the same run, and beside ``replay --verify`` of the last revision before
+log format 3 (``BEFORE_FORMAT_3``, its own logs of the same matches, run by its own engine:
+``benchmarks.baseline``), which it must beat three times over. For a match between ISMCTS
+bots, verifying must take less than a tenth of the time playing it took.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 
 from benchmarks import replay_floor
+from benchmarks.baseline import Baseline
 from benchmarks.harness import Benchmark, GameRuns, Ratio
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
@@ -24,6 +27,9 @@ _GAMES = (
     GameRuns("detroit-cleveland", {"races": 1}, players=4, matches=1),
     GameRuns("wacky-races", {"races": 1}, players=4, matches=1),
 )
+BEFORE_FORMAT_3 = "d1d5eae"
+"""The last revision whose logs held events but not the decisions behind them."""
+_BASELINE = Baseline(BEFORE_FORMAT_3)
 _REPLAYED: dict[str, dict[str, int]] = {
     "lacorsa": {"races": 20},
     "detroit-cleveland": {"races": 3},
@@ -31,15 +37,25 @@ _REPLAYED: dict[str, dict[str, int]] = {
 }
 
 
+_FOLDER = TemporaryDirectory(prefix="racedeck-bench-replay-")
+"""Where the logs verified are written, once: a timed run reads them and writes nothing."""
+
+
+def _log_files(runs: GameRuns, logs: int) -> list[Path]:
+    """Return the files of ``logs`` random-bot matches of ``runs``, writing them on first use."""
+    name = runs.game.name
+    paths = []
+    for number, log in enumerate(runs.replay_logs(_REPLAYED[name], logs)):
+        path = Path(_FOLDER.name) / f"{name}-{number}.jsonl"
+        if not path.exists():
+            path.write_bytes(log)
+        paths.append(path)
+    return paths
+
+
 def _verify(runs: GameRuns, logs: int = 3) -> int:
     """Verify ``logs`` random-bot matches from files (no bot run); count their events."""
-    events = 0
-    with TemporaryDirectory() as folder:
-        for number, log in enumerate(runs.replay_logs(_REPLAYED[runs.game.name], logs)):
-            path = Path(folder) / f"{number}.jsonl"
-            path.write_bytes(log)
-            events += verify_log(runs.registry, path).replay.events
-    return events
+    return sum(verify_log(runs.registry, path).replay.events for path in _log_files(runs, logs))
 
 
 def _floor(runs: GameRuns, logs: int = 3) -> int:
@@ -88,6 +104,25 @@ def benchmarks() -> list[Benchmark | Ratio]:
                 Benchmark("floor", "events", lambda runs=runs: _floor(runs)),
             )
         )
+    if _BASELINE.available():
+        for runs in _GAMES:
+            name, races = runs.game.name, _REPLAYED[runs.game.name]["races"]
+            found.append(
+                Ratio(
+                    f"{name}: replay --verify / at {BEFORE_FORMAT_3}",
+                    Benchmark("verify", "events", lambda runs=runs: _verify(runs)),
+                    Benchmark(
+                        BEFORE_FORMAT_3,
+                        "events",
+                        lambda runs=runs, name=name, races=races: _BASELINE.verify(
+                            name, runs.players, races, 3
+                        ),
+                    ),
+                    3.0,
+                )
+            )
+    else:
+        print(f"replay --verify against {BEFORE_FORMAT_3}: not measured, {_BASELINE.missing}")
     search = _SearchMatch()
     # Matches a second verifying against matches a second playing: verifying must take
     # under a tenth of the time playing took, a ratio of 10 or more.

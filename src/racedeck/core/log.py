@@ -110,12 +110,14 @@ class Decision(msgspec.Struct, frozen=True):
     """A decision as a format 3 log records it: who acted, what it chose, how many events.
 
     ``action`` is the action's canonical bytes, ``None`` for the engine's turn (``actor``
-    -1); ``events`` holds the canonical bytes of each event it caused.
+    -1); ``events`` holds the canonical bytes of each event it caused, and ``listed`` the
+    JSON array of them as the line writes it.
     """
 
     actor: int
     action: bytes | None
     events: tuple[bytes, ...]
+    listed: bytes
 
 
 class LogEntry(msgspec.Struct, frozen=True):
@@ -265,6 +267,7 @@ class LogReader:
         decode_line = _line_decoder.decode
         read = self._file.readline
         faults = self.faults
+        decisions = self.header.format >= 3
         try:
             while True:
                 # ``_readline`` written out: this loop runs once a line of every log read.
@@ -288,21 +291,8 @@ class LogReader:
                     raise self._fail(lineno, "not JSON: the line is unreadable") from None
                 except RecursionError:
                     raise self._fail(lineno, "the line nests JSON too deep") from None
-                if line.kind == "event" and self.header.format < 3:
-                    payload = bytes(line.event)
-                    if line.seq != expected_seq:
-                        raise self._fail(lineno, f"expected event {expected_seq}, found {line.seq}")
-                    last_hash = chain(last_hash, payload)
-                    if last_hash != line.hash:
-                        what = "the header or event 0" if line.seq == 0 else f"event {line.seq}"
-                        raise self._fail(
-                            lineno, f"hash mismatch at event {line.seq}: {what} was altered"
-                        )
-                    self.last_hash = last_hash
-                    expected_seq += 1
-                    self.events_read = expected_seq
-                    yield LogEntry(lineno, line.seq, payload, None)
-                elif line.kind == "turn" and self.header.format >= 3:
+                kind = line.kind
+                if kind == "turn" and decisions:
                     if line.seq != expected_seq:
                         raise self._fail(lineno, f"expected event {expected_seq}, found {line.seq}")
                     decision, body = self._decision(lineno, raw, line)
@@ -318,13 +308,27 @@ class LogReader:
                             yield LogEntry(lineno, number, event, None)
                     expected_seq += len(events)
                     self.events_read = expected_seq
-                elif line.kind in ("fault", "debug"):
+                elif kind == "event" and not decisions:
+                    payload = bytes(line.event)
+                    if line.seq != expected_seq:
+                        raise self._fail(lineno, f"expected event {expected_seq}, found {line.seq}")
+                    last_hash = chain(last_hash, payload)
+                    if last_hash != line.hash:
+                        what = "the header or event 0" if line.seq == 0 else f"event {line.seq}"
+                        raise self._fail(
+                            lineno, f"hash mismatch at event {line.seq}: {what} was altered"
+                        )
+                    self.last_hash = last_hash
+                    expected_seq += 1
+                    self.events_read = expected_seq
+                    yield LogEntry(lineno, line.seq, payload, None)
+                elif kind in ("fault", "debug"):
                     entry = self._note_line(lineno, line, expected_seq, last_hash)
                     last_hash = self.last_hash
                     if entry.fault is not None:
                         faults.append(entry)
                     yield entry
-                elif line.kind == "result":
+                elif kind == "result":
                     self.result = self._result(lineno, raw, expected_seq, last_hash)
                     self.result_line = lineno
                 else:
@@ -344,16 +348,20 @@ class LogReader:
         so its hash covers every byte after the hash field.
         """
         action = bytes(line.act) if line.act else None
+        listed = bytes(line.events)
         try:
-            events = tuple(bytes(event) for event in _raw_list_decoder.decode(line.events))
+            events = tuple(map(bytes, _raw_list_decoder.decode(listed)))
         except msgspec.DecodeError:
             raise self._fail(lineno, "malformed decision: its events are not a list") from None
         if (action is None) != (line.by == -1) or line.by < -1:
             raise self._fail(lineno, "malformed decision: a seat needs an action, the engine none")
-        body = turn_body(line.by, action, b"[" + b",".join(events) + b"]")
-        if raw != TURN_PREFIX % (line.seq, line.hash.encode()) + body + b"\n":
+        body = turn_body(line.by, action, listed)
+        if (
+            raw != TURN_PREFIX % (line.seq, line.hash.encode()) + body + b"\n"
+            or listed != b"[" + b",".join(events) + b"]"
+        ):
             raise self._fail(lineno, "the decision line is not in canonical form: it was altered")
-        return Decision(line.by, action, events), body
+        return Decision(line.by, action, events, listed), body
 
     def _result(self, lineno: int, raw: bytes, events: int, last_hash: str) -> ResultLine:
         """Decode and check the result line: its chain, and its forfeit against the faults.

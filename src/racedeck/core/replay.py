@@ -44,7 +44,7 @@ from racedeck.core.log import (
 from racedeck.core.model import Options
 from racedeck.core.resume import Recorded, watched
 from racedeck.core.runner import MatchOutcome, run_match, state_hash
-from racedeck.core.walk import walk
+from racedeck.core.walk import walk, walk_decisions
 
 
 @dataclass
@@ -133,10 +133,38 @@ def _folding(game: AnyGame, reader: LogReader, replay: Replay) -> Iterator[tuple
         yield from walk(game, reader, replay)
     else:
         unexplained = yield from legacy_folding(game, reader, replay)
+    _check_end(game, reader, replay, unexplained)
+
+
+def _fold_all(game: AnyGame, reader: LogReader, replay: Replay) -> None:
+    """Fold the whole log as ``_folding`` does, keeping only the state after each decision.
+
+    A format 3 log is walked a decision at a time (``walk_decisions``): nothing is kept or
+    handed on for each event, which is most of a verification's bookkeeping.
+    """
+    if replay.header.format < 3:
+        for _folded in _folding(game, reader, replay):
+            pass
+        return
+    for _decision in walk_decisions(game, reader, replay):
+        pass
+    _check_end(game, reader, replay, None)
+
+
+def _check_end(
+    game: AnyGame, reader: LogReader, replay: Replay, unexplained: LogError | None
+) -> None:
+    """Keep the log's result line in ``replay``; raise unless it follows from the fold."""
     replay.result = reader.result
     if reader.result is not None:
         error = check_result(
-            game, header, replay.state, reader.result, reader.path, reader.result_line, unexplained
+            game,
+            replay.header,
+            replay.state,
+            reader.result,
+            reader.path,
+            reader.result_line,
+            unexplained,
         )
         if error is not None:
             raise error
@@ -275,9 +303,12 @@ def replay_log(
             # Streamed: the log is read about one decision ahead of the fold, so a long
             # log takes no more memory than a short one (``_folding``).
             try:
-                for seq, _event, state in _folding(game, reader, replay):
-                    if seq == at:
-                        snapshot = (state, at + 1, len(replay.faults), len(replay.debug))
+                if at is None:
+                    _fold_all(game, reader, replay)
+                else:
+                    for seq, _event, state in _folding(game, reader, replay):
+                        if seq == at:
+                            snapshot = (state, at + 1, len(replay.faults), len(replay.debug))
             except LogError as exc:
                 replay.error = exc
     except LogError as exc:

@@ -34,37 +34,20 @@ if TYPE_CHECKING:
     from racedeck.core.replay import Replay
 
 
+Checked = tuple[int, list[Any], Turn[Any, Any], int]
+"""A decision read and checked: ``(seq, events, turn, first)``.
+
+Its events are numbered from ``seq``; ``turn.events[first:]`` are they (a sealed step's
+seats share one turn) and ``turn.state`` is the state after the turn's last event.
+"""
+
+
 class _Ended(Exception):
     """The log has no more decisions where the engine is to act."""
 
 
 def _who(actor: int) -> str:
     return "the engine" if actor == ENGINE else f"seat {actor}"
-
-
-class _Source:
-    """A log's decisions in order, each with its line; faults and notes go to ``replay``."""
-
-    def __init__(self, reader: LogReader, replay: Replay) -> None:
-        # The decision holds its events' bytes: no entry of their own is needed.
-        reader.event_entries = False
-        self._entries = iter(reader)
-        self._replay = replay
-
-    def next(self) -> tuple[int, int, Decision] | None:
-        """Return the next decision as ``(line, first event number, decision)``, or None."""
-        for entry in self._entries:
-            decision = entry.decision
-            if decision is not None:
-                return entry.line, entry.seq, decision
-            self._note(entry)
-        return None
-
-    def _note(self, entry: LogEntry) -> None:
-        if entry.fault is not None:
-            self._replay.faults.append(entry.fault)
-        elif entry.debug is not None:
-            self._replay.debug.append(entry.debug)
 
 
 class _Walk:
@@ -77,22 +60,38 @@ class _Walk:
         self.path = reader.path
         self.header = replay.header
         self.prefix_end = self.header.fork.at + 1 if self.header.fork is not None else 0
-        self.source = _Source(reader, replay)
+        # The decision holds its events' bytes: no entry of their own is needed.
+        reader.event_entries = False
+        self.entries = iter(reader)
         # Decisions read and offered to the driver, not yet resolved: a sealed step's seats
         # are all asked before any is resolved.
         self.pending: deque[tuple[int, int, Decision, Action | None]] = deque()
         self.broken: list[LogError] = []
         self.decode_action = game.action_decoder.decode
+        self.make: type[Turn[Any, Any]] = Turn
+        """The class of the turns decisions are resolved in (``decisions`` sets it)."""
         self.forced = _forced_plays(self.header)
         """The actions a fork's header forces at its fork point, by seat, until checked."""
 
     def read(self) -> tuple[int, int, Decision] | None:
-        """Return the next decision, or None at the end or at a bad line (kept in ``broken``)."""
+        """Return the next decision as ``(line, first event number, decision)``.
+
+        Faults and debug notes on the way go to the replay. None at the end, or at a bad
+        line (kept in ``broken``).
+        """
+        replay = self.replay
         try:
-            return self.source.next()
+            for entry in self.entries:
+                decision = entry.decision
+                if decision is not None:
+                    return entry.line, entry.seq, decision
+                if entry.fault is not None:
+                    replay.faults.append(entry.fault)
+                elif entry.debug is not None:
+                    replay.debug.append(entry.debug)
         except LogError as exc:  # a bad line: what was read before it still replays
             self.broken.append(exc)
-            return None
+        return None
 
     def ask(self, state: Any, seat: int, legal: tuple[Action, ...]) -> Action | None:
         """Answer for ``seat`` with its recorded action, the engine's legal copy of it."""
@@ -150,39 +149,82 @@ class _Walk:
         header = self.header
         if seq < self.prefix_end:
             return _as_recorded(self.game, state, (line, seq, decision), header.players, self.path)
-        turn = StatesTurn(self.game, state, engine_stream(header.seed, seq))
+        turn = self.make(self.game, state, engine_stream(header.seed, seq))
         self.game.resolve(turn, ENGINE, None)
         return turn
 
-    def checked(self, actor: int, turn: StatesTurn, first: int) -> Iterator[tuple[int, Any, Any]]:
-        """Yield the events the oldest pending decision gave, refusing any the log lacks."""
+    def checked(self, actor: int, turn: Turn[Any, Any], first: int) -> tuple[int, list[Any]]:
+        """Return the first event number and the events of the oldest pending decision.
+
+        Refuses them unless they are, byte for byte, the ones the log holds for it.
+        """
         line, seq, decision, _chosen = self.pending.popleft()
         produced = turn.events[first:] if first else turn.events
-        if encode(produced) != b"[" + b",".join(decision.events) + b"]":
+        if encode(produced) != decision.listed:
             raise LogError(
                 self.path,
                 line,
                 f"the events of {_who(actor)}'s decision at event {seq} are not the ones "
                 "it gives: the log was edited",
             )
-        states = turn.states
-        replay = self.replay
-        for number, event in enumerate(produced):
-            state = states[first + number]
-            replay.state, replay.events = state, seq + number + 1
-            yield seq + number, event, state
+        return seq, produced
 
-    def sealed_rest(self, state: Any) -> Iterator[tuple[int, Any, Any]]:
+    def sealed_rest(self, state: Any, make: type[Turn[Any, Any]]) -> Iterator[Checked]:
         """Yield what the seats of a sealed step read so far give, where the log stopped."""
         pending = self.pending
-        turn = StatesTurn(self.game, state, NO_CHANCE)
+        turn = make(self.game, state, NO_CHANCE)
         while pending:
             seat, action = pending[0][2].actor, pending[0][3]
             first = len(turn.events)
             self.game.resolve(turn, seat, action)
-            yield from self.checked(seat, turn, first)
+            seq, produced = self.checked(seat, turn, first)
+            self.replay.state, self.replay.events = turn.state, seq + len(produced)
+            yield seq, produced, turn, first
         if not self.broken:
             raise LogError(self.path, self.reader.lines_read, "the log ends inside a sealed step")
+
+    def decisions(self, make: type[Turn[Any, Any]]) -> Iterator[Checked]:
+        """Yield each decision of the log once checked, resolved in turns of class ``make``.
+
+        ``replay`` follows the state and the event count after each decision.
+        """
+        replay, reader = self.replay, self.reader
+        self.make = make
+        driver = Driver(
+            self.game,
+            replay.state,
+            self.header.seed,
+            self.ask,
+            turn_type=make,
+            engine_turn=self.engine_turn,
+        )
+        checked = self.checked
+        try:
+            for actor, _action, turn, first in driver:
+                seq, produced = checked(actor, turn, first)
+                replay.state, replay.events = turn.state, seq + len(produced)
+                yield seq, produced, turn, first
+            if self.pending:
+                # The log stopped inside a sealed step: its seats read so far still replay.
+                yield from self.sealed_rest(driver.state, make)
+        except _Ended:
+            pass
+        except LogError:
+            raise
+        except Exception as exc:  # a state only a forged prefix reaches, which the game refuses
+            raise LogError(
+                reader.path,
+                reader.lines_read,
+                f"the decisions do not follow: {type(exc).__name__}: {exc}",
+            ) from None
+        if self.broken:
+            raise self.broken[0]
+        if driver.over:
+            after = self.read()
+            if after is not None:
+                raise LogError(reader.path, after[0], "a decision after the match ended")
+            if self.broken:
+                raise self.broken[0]
 
 
 def walk(
@@ -195,40 +237,23 @@ def walk(
     action that is not legal, events the decision does not give) raises ``LogError``
     naming its line, after every event before it has been yielded.
     """
-    run = _Walk(game, reader, replay)
-    driver = Driver(
-        game,
-        replay.state,
-        run.header.seed,
-        run.ask,
-        turn_type=StatesTurn,
-        engine_turn=run.engine_turn,
-    )
-    try:
-        for actor, _action, turn, first in driver:
-            assert isinstance(turn, StatesTurn)
-            yield from run.checked(actor, turn, first)
-        if run.pending:
-            # The log stopped inside a sealed step: its seats read so far still replay.
-            yield from run.sealed_rest(driver.state)
-    except _Ended:
-        pass
-    except LogError:
-        raise
-    except Exception as exc:  # a state only a forged prefix reaches, which the game refuses
-        raise LogError(
-            reader.path,
-            reader.lines_read,
-            f"the decisions do not follow: {type(exc).__name__}: {exc}",
-        ) from None
-    if run.broken:
-        raise run.broken[0]
-    if driver.over:
-        after = run.read()
-        if after is not None:
-            raise LogError(reader.path, after[0], "a decision after the match ended")
-        if run.broken:
-            raise run.broken[0]
+    for seq, produced, turn, first in _Walk(game, reader, replay).decisions(StatesTurn):
+        assert isinstance(turn, StatesTurn)
+        states = turn.states
+        for number, event in enumerate(produced):
+            state = states[first + number]
+            replay.state, replay.events = state, seq + number + 1
+            yield seq + number, event, state
+
+
+def walk_decisions(game: AnyGame, reader: LogReader, replay: Replay) -> Iterator[Checked]:
+    """Yield each decision of a format 3 log, checked: ``(seq, events, turn, first)``.
+
+    ``walk`` a decision at a time, for a reader that needs only the state after each
+    decision (a verification, a replay to the end): ``replay`` follows the state after
+    each, and no state inside a decision is kept.
+    """
+    return _Walk(game, reader, replay).decisions(Turn)
 
 
 def _forced_plays(header: Header) -> dict[int, bytes]:

@@ -162,7 +162,7 @@ def _line_bytes(entry: LogEntry, line_hash: str) -> bytes:
     """Return the canonical line of an entry, as ``LogWriter`` writes it."""
     decision = entry.decision
     if decision is not None:
-        body = turn_body(decision.actor, decision.action, b"[" + b",".join(decision.events) + b"]")
+        body = turn_body(decision.actor, decision.action, decision.listed)
         return TURN_PREFIX % (entry.seq, line_hash.encode()) + body + b"\n"
     if entry.event is not None:
         return b'{"kind":"event","seq":%d,"hash":"%s","event":%s}\n' % (
