@@ -13,8 +13,6 @@ the next car to act and what it must do.
 
 from __future__ import annotations
 
-from typing import Any
-
 from msgspec.structs import replace
 
 from racedeck.games.lacorsa.state import LacorsaState, Phase
@@ -53,29 +51,54 @@ def next_turn(
         return "move", cursor, passes, lap, -1, -1
 
 
-def settle(state: LacorsaState, cursor: int, passes: int, lap: int, **changes: Any) -> LacorsaState:
+def settle(
+    state: LacorsaState,
+    cursor: int,
+    passes: int,
+    lap: int,
+    *,
+    hands: tuple[tuple[int, ...], ...] | None = None,
+    committed: tuple[tuple[int, ...] | None, ...] | None = None,
+    order: tuple[int, ...] | None = None,
+    spaces: tuple[int, ...] | None = None,
+    played: tuple[int, ...] | None = None,
+    played_by: tuple[int, ...] | None = None,
+) -> LacorsaState:
     """Find the next car to act from ``cursor`` and what it must do; end laps and the race.
 
-    ``changes`` are other fields of the state the event being folded changed, given here
-    so that the state is rebuilt once (``next_turn`` says what follows).
+    The other arguments are fields of the state the event being folded changed (None: as
+    in ``state``), given here so that the state is rebuilt once (``next_turn`` says what
+    follows). Named one by one, not as ``**changes``: this runs at every car's turn.
     """
+    if hands is None:
+        hands = state.hands
+    if committed is None:
+        committed = state.committed
+    if order is None:
+        order = state.order
+    if spaces is None:
+        spaces = state.spaces
+    if played is None:
+        played = state.played
+    if played_by is None:
+        played_by = state.played_by
     phase, cursor, passes, lap, attacker, defender = next_turn(
-        changes.get("order", state.order),
-        changes.get("hands", state.hands),
-        changes.get("spaces", state.spaces),
-        cursor,
-        passes,
-        lap,
+        order, hands, spaces, cursor, passes, lap
     )
     return replace(
         state,
         phase=phase,
+        hands=hands,
+        committed=committed,
+        order=order,
+        spaces=spaces,
+        lap=lap,
         cursor=cursor,
         passes=passes,
-        lap=lap,
         attacker=attacker,
         defender=defender,
-        **changes,
+        played=played,
+        played_by=played_by,
     )
 
 
