@@ -12,7 +12,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from racedeck.core.step import Turn
-from racedeck.games.lacorsa import chance, data
+from racedeck.games.lacorsa import data
 from racedeck.games.lacorsa.data import HAND_SIZE
 from racedeck.games.lacorsa.events import LacorsaEvent, RaceDealt
 from racedeck.games.lacorsa.options import LacorsaOptions
@@ -34,7 +34,7 @@ def deal(turn: Turn[LacorsaState, LacorsaEvent]) -> None:
     state = turn.state
     cars = len(state.owner)
     cards = list(data.deck(suits_in_deck(cars, state.options)))
-    chance.shuffle(cards, turn.rng)
+    turn.rng.shuffle(cards)
     hands = tuple(tuple(sorted(cards[i * HAND_SIZE : (i + 1) * HAND_SIZE])) for i in range(cars))
     turn.emit(RaceDealt(race=state.race, hands=hands))
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from racedeck.core.step import Turn
-from racedeck.games.lacorsa import chance, data
+from racedeck.games.lacorsa import data
 from racedeck.games.lacorsa.events import (
     GridFormed,
     LacorsaEvent,
@@ -42,8 +42,7 @@ def _break_tie(cars: list[int], turn: Turn[LacorsaState, LacorsaEvent]) -> list[
     """Return ``cars`` from last to first; tied cars roll the die, highest ahead."""
     if len(cars) == 1:
         return cars
-    rng = turn.rng
-    rolls = tuple([chance.roll(rng, data.DIE_SIDES) for _ in cars])
+    rolls = tuple(turn.rng.randint(1, data.DIE_SIDES) for _ in cars)
     turn.emit(QualifyingTieRolled(cars=tuple(cars), rolls=rolls))
     ordered: list[int] = []
     for roll in sorted(set(rolls)):

@@ -12,7 +12,7 @@ import functools
 from msgspec.structs import replace
 
 from racedeck.core.rng import Rng
-from racedeck.games.lacorsa import chance, data
+from racedeck.games.lacorsa import data
 from racedeck.games.lacorsa.actions import MAX_CARS
 from racedeck.games.lacorsa.finish import deciding_car
 from racedeck.games.lacorsa.pre_race import suits_in_deck
@@ -101,7 +101,7 @@ def hidden_variant(state: LacorsaState, seat: int, rng: Rng) -> LacorsaState | N
             seen.update(hand)
             seen.update(state.committed[car] or ())
     pool = [c for c in data.deck(suits_in_deck(len(owner), state.options)) if c not in seen]
-    chance.shuffle(pool, rng)
+    rng.shuffle(pool)
     hands = list(state.hands)
     committed = list(state.committed)
     for car in range(len(owner)):
