@@ -19,10 +19,7 @@ from racedeck.games.lacorsa.state import LacorsaState
 
 
 def may_extend(state: LacorsaState, car: int) -> bool:
-    """Return whether ``car`` may extend: not when the board ends right ahead of it.
-
-    ``choices`` inlines this test; keep the two in step.
-    """
+    """Return whether ``car`` may extend: not when the board ends right ahead of it."""
     length = state.options.board_length
     return not (length and state.spaces[car] >= length - 1)
 
@@ -30,8 +27,7 @@ def may_extend(state: LacorsaState, car: int) -> bool:
 def choices(state: LacorsaState, car: int) -> tuple[LacorsaAction, ...]:
     """Return what ``car``, the car to move, may do: each Extend it may use, then discards."""
     hand = state.hands[car]
-    length = state.options.board_length
-    if length and state.spaces[car] >= length - 1:
+    if not may_extend(state, car):
         return plays(car, hand, DISCARD_ONE, Discard)
     actions: list[LacorsaAction] = []
     leader = state.cursor == len(state.order) - 1
