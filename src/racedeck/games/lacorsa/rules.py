@@ -188,25 +188,12 @@ class Lacorsa(Game[LacorsaState, LacorsaAction, LacorsaEvent, LacorsaObservation
 
     def legal_actions(self, state: LacorsaState, seat: int) -> Sequence[LacorsaAction]:
         """Return every distinct legal action (cards of one rank are interchangeable)."""
-        phase = state.phase
-        if phase == "challenge":
-            # ``deciding_car`` written out for the two phases asked most.
-            owner, committed = state.owner, state.committed
-            car = state.attacker
-            if owner[car] != seat or committed[car] is not None:
-                car = state.defender
-                if owner[car] != seat or committed[car] is not None or not state.hands[car]:
-                    return ()
-            return plays(car, state.hands[car], PLAY_ONE, Play)
-        if phase != "move":
-            car = finish.deciding_car(state, seat)
-            if car < 0:
-                return ()
-            return plays(car, state.hands[car], PLAY_ONE, Play)
-        car = state.order[state.cursor]
-        if state.owner[car] != seat:
+        car = finish.deciding_car(state, seat)
+        if car < 0:
             return ()
-        return extending.choices(state, car)
+        if state.phase == "move":
+            return extending.choices(state, car)
+        return plays(car, state.hands[car], PLAY_ONE, Play)
 
     def take(
         self, turn: Turn[LacorsaState, LacorsaEvent], actor: int, action: LacorsaAction | None
