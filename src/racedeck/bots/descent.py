@@ -15,6 +15,7 @@ from typing import Any
 
 from racedeck.bots.evaluation import Evaluation
 from racedeck.bots.search_budget import Budget
+from racedeck.bots.search_reuse import Sightings
 from racedeck.bots.search_tree import Node
 from racedeck.bots.selection import WIDEN_ABOVE, Row, Update, select_sealed, select_ucb1
 from racedeck.core.bot import Bot, BotFactory
@@ -64,6 +65,8 @@ class Descent:
         "_own",
         "_policy",
         "_rng",
+        "_root",
+        "_sightings",
         "_step_seats",
         "_step_state",
         "joint",
@@ -74,8 +77,19 @@ class Descent:
         "verdict",
     )
 
-    def __init__(self, setup: Setup, game: AnyGame, root: Node, rng: random.Random) -> None:
+    def __init__(
+        self,
+        setup: Setup,
+        game: AnyGame,
+        root: Node,
+        rng: random.Random,
+        sightings: Sightings | None = None,
+    ) -> None:
         self._game = game
+        self._root = root
+        self._sightings = sightings
+        """Where the searching seat's observations at the nodes below the root are noted
+        (``Budget.reuse``; None: not noted)."""
         self._budget = setup.budget
         self._advisers = setup.advisers
         self._policy = setup.policy
@@ -107,6 +121,9 @@ class Descent:
         node = self.node
         if node is not None:
             self.playing = False
+            sightings = self._sightings
+            if sightings is not None and seat == self._own and node is not self._root:
+                sightings.note(self._game.observe(state, seat), node)
             return self._select(node, state, seat, legal)
         self.playing = True
         limit = self._limit

@@ -17,8 +17,9 @@ The budget is counted in simulations or forward-model steps, so the bot is deter
 for a seed on every machine; a wall-clock budget exists too, and is not reproducible.
 
 The parts live beside this module: the budget (``search_budget``), the tree's node and
-its statistics (``search_tree``) and one simulation's descent (``descent``); the names
-other modules import from here are re-exported.
+its statistics (``search_tree``), one simulation's descent (``descent``) and the tree
+carried from one decision to the next (``search_reuse``, opt-in); the names other modules
+import from here are re-exported.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from racedeck.bots.search_budget import (
     Rollout,
     game_bias,
 )
+from racedeck.bots.search_reuse import Sightings, carried_root
 from racedeck.bots.search_tree import Node, most_tried, rewards, settled
 from racedeck.bots.selection import learn
 from racedeck.bots.weighed import Weighing, search_choices
@@ -85,6 +87,10 @@ class Ismcts(Weighing, Bot):
         """The steps a decision: ``Budget.steps`` or what ``Budget.effort`` buys, the fewer."""
         self._setup: Setup | None = None
         """What each simulation searches with, fixed by ``start_match``."""
+        self._sightings: Sightings | None = None
+        """With ``Budget.reuse``, the last search's nodes by the seat's observation there."""
+        self.last_carried = 0
+        """The visits the last decision's root held before it searched (``Budget.reuse``)."""
 
     def bind_game(self, game: AnyGame) -> None:
         """Keep the rules to simulate with, and find how to sample the game's hidden parts."""
@@ -127,8 +133,8 @@ class Ismcts(Weighing, Bot):
         game, options = self._game, self._options
         assert game is not None and options is not None
         search_rng = random.Random(rng.getrandbits(64))
-        root = Node()
         budget = self.budget
+        root = self._root(observation)
         deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
         simulations = steps = 0
         # One stream of determinizations for the decision: a game may chain them.
@@ -146,7 +152,7 @@ class Ismcts(Weighing, Bot):
                     f"ismcts cannot play {game.name}: "
                     "its sample_state builds no state from an observation"
                 )
-            steps += self._simulate(root, state, search_rng)
+            steps += self._simulate(root, state, search_rng, self._sightings)
             simulations += 1
             # Stop once no runner-up could catch the leader in the simulations left: the
             # choice is the one the whole budget makes, for less (the leader needs more
@@ -166,7 +172,24 @@ class Ismcts(Weighing, Bot):
             )
         return most_tried(table, legal)[0]
 
-    def _simulate(self, root: Node, state: Any, rng: random.Random) -> int:
+    def _root(self, observation: Observation) -> Node:
+        """Return the decision's root: a new node, or the last search's that ``observation`` names.
+
+        Only with ``Budget.reuse`` (``bots.search_reuse``); ``last_carried`` says how many
+        visits the root brings.
+        """
+        root = None
+        if self.budget.reuse:
+            root = carried_root(self._sightings, observation)
+            self._sightings = Sightings()
+        if root is None:
+            root = Node()
+        self.last_carried = int(sum(row[0] for row in root.tables.get(self._seat, {}).values()))
+        return root
+
+    def _simulate(
+        self, root: Node, state: Any, rng: random.Random, sightings: Sightings | None = None
+    ) -> int:
         """Run one simulation from ``state``; return how many forward-model steps it took.
 
         One run of the play driver: down the tree, each seat's choice selected from its
@@ -176,7 +199,7 @@ class Ismcts(Weighing, Bot):
         """
         game, setup = self._game, self._setup
         assert game is not None and setup is not None
-        descent = Descent(setup, game, root, rng)
+        descent = Descent(setup, game, root, rng, sightings)
         driver = Driver(game, state, 0, descent.ask, engine_turn=descent.engine_turn)
         steps = 0
         for _decided in driver:

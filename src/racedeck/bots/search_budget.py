@@ -77,6 +77,7 @@ class Budget:
     bias_scale: float = 1.0
     horizon: int | None = None
     explain: bool = False
+    reuse: bool = False
 
     __parameter_docs__: ClassVar[dict[str, str]] = {
         "simulations": "playouts a decision (none: no limit)",
@@ -99,6 +100,9 @@ class Budget:
         "horizon": "playout steps before the game's evaluation judges the position (none: "
         "play to the end; a game with no evaluation always plays to the end)",
         "explain": "write what each decision weighed to the log: simulations, top actions",
+        "reuse": "keep the tree between the seat's decisions: the node its new observation "
+        "identifies becomes the root, its statistics kept (else, or where none or several "
+        "match, a fresh tree)",
     }
 
     @property
