@@ -103,6 +103,7 @@ class Ismcts(Weighing, Bot):
             raise BotFault(f"ismcts cannot play {game}: it was not given the game's rules")
         self._seat = seat
         self._options = options
+        self._sightings = None  # a tree is never carried from one match into another
         bias = self.budget.bias
         if bias is None:
             bias = game_bias(game, players) * self.budget.bias_scale
