@@ -19,11 +19,7 @@ MAX_FUNCTION_LINES = 80
 # Today's offenders, each being shrunk in its own change: an entry leaves this list when
 # its module or function fits (a test below fails on an entry that already fits). The
 # list only ever shrinks: nothing is added to it.
-KNOWN_LONG_MODULES = frozenset(
-    {
-        "bots/ismcts.py",
-    }
-)
+KNOWN_LONG_MODULES: frozenset[str] = frozenset()
 KNOWN_LONG_FUNCTIONS = frozenset(
     {
         "games/wacky_races/bots.py:act",

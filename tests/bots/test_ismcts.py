@@ -358,7 +358,7 @@ def test_a_search_stops_early_only_when_the_whole_budget_would_choose_the_same(
         return bot.act(observation, legal, random.Random(i)), bot.last_simulations
 
     early = [search(seat, obs, legal, i) for i, (seat, obs, legal, _) in enumerate(decisions)]
-    monkeypatch.setattr("racedeck.bots.ismcts._settled", lambda *_: False)
+    monkeypatch.setattr("racedeck.bots.ismcts.settled", lambda *_: False)
     whole = [search(seat, obs, legal, i) for i, (seat, obs, legal, _) in enumerate(decisions)]
     assert [action for action, _ in early] == [action for action, _ in whole]
     assert all(ran == 40 for _, ran in whole)

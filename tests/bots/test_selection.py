@@ -89,13 +89,13 @@ def test_the_search_learns_at_a_sealed_challenge_of_lacorsa() -> None:
 
     # The searching seat is 0; only the other seat's sealed picks are learnt.
 
-    import racedeck.bots.ismcts as ismcts_module
+    import racedeck.bots.descent as descent_module
 
-    ismcts_module.select_sealed = counting  # type: ignore[assignment]
+    descent_module.select_sealed = counting  # type: ignore[assignment]
     try:
         outcome, _ = play([BotSpec(name="ismcts", factory=make, description=""), HEURISTIC], 3)
     finally:
-        ismcts_module.select_sealed = original  # type: ignore[assignment]
+        descent_module.select_sealed = original  # type: ignore[assignment]
     assert not outcome.faults and calls and set(calls) == {"regret"}
 
 
