@@ -29,7 +29,6 @@ first exhausted one face up again, the Giant Fly-Swatter the first face-up one d
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -190,25 +189,27 @@ _USES: MappingProxyType[str, Uses] = MappingProxyType(
     }
 )
 
-_CHOOSABLE: tuple[tuple[tuple[int, Uses], ...], ...] = tuple(
-    tuple((i, _USES[effect]) for i, effect in enumerate(effects) if effect != "cancel")
+_FACE_UP_CHOOSABLE: tuple[tuple[tuple[tuple[int, Uses], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            (i, _USES[effect])
+            for i, effect in enumerate(effects)
+            if effect != "cancel" and not mask >> i & 1
+        )
+        for mask in range(16)
+    )
     for effects in ADVANTAGE_EFFECTS
 )
-"""Per racer, the advantages a seat may use by choice, with their uses (a cancel is used
-only when its trap is entered)."""
-
-
-@functools.cache
-def _face_up_choosable(racer: int, mask: int) -> tuple[tuple[int, Uses], ...]:
-    """Return the advantages of ``racer`` a seat may use by choice that ``mask`` leaves face up."""
-    return tuple((i, uses) for i, uses in _CHOOSABLE[racer] if not mask >> i & 1)
+"""``_FACE_UP_CHOOSABLE[racer][mask]``: the advantages of ``racer`` a seat may use by choice
+that the exhausted-mask ``mask`` leaves face up, with their uses (a cancel is used only
+when its trap is entered)."""
 
 
 def advantage_actions(state: WackyState, seat: int) -> list[UseAdvantage]:
     """Return every use of ``seat``'s face-up advantages it can make now, in sheet order."""
     p = state.pos[seat]
     actions: list[UseAdvantage] = []
-    for i, uses in _face_up_choosable(state.racer_of_seat[seat], state.exhausted[seat]):
+    for i, uses in _FACE_UP_CHOOSABLE[state.racer_of_seat[seat]][state.exhausted[seat]]:
         actions += uses(state, seat, p, i)
     return actions
 

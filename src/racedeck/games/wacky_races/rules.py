@@ -269,52 +269,53 @@ class WackyRaces(Game[WackyState, WackyAction, WackyEvent, WackyObservation, Wac
 
     def evolve(self, state: WackyState, event: WackyEvent) -> WackyState:
         """Fold one event into the state: each kind by the rule it belongs to."""
-        # The commonest kinds first: each class pattern that fails costs an ``isinstance``.
+        # The commonest kinds first (a race's steps, moves, turns, Dastardly, neutral cards):
+        # each class pattern that fails costs an ``isinstance`` through the events' metaclass.
         match event:
-            case RacerMoved():
-                return moving.on_racer_moved(state, event)
             case StepPlayed():
                 return moving.on_step_played(state, event)
-            case DastardlyMoved():
-                return dastardly.on_dastardly_moved(state, event)
-            case NeutralCardDrawn():
-                return neutrals.on_neutral_card_drawn(state, event)
+            case RacerMoved():
+                return moving.on_racer_moved(state, event)
             case TurnStarted():
                 return moving.on_turn_started(state, event)
             case TurnEnded():
                 return moving.on_turn_ended(state, event)
+            case DastardlyMoved():
+                return dastardly.on_dastardly_moved(state, event)
+            case NeutralCardDrawn():
+                return neutrals.on_neutral_card_drawn(state, event)
+            case AdvantageUsed():
+                return advantages.on_advantage_used(state, event)
             case NeutralsMoving():
                 return neutrals.on_neutrals_moving(state, event)
             case TrapLaid():
                 return dastardly.on_trap_laid(state, event)
             case TrapSprung():
                 return traps.on_trap_sprung(state, event)
-            case AdvantageUsed():
-                return advantages.on_advantage_used(state, event)
             case CardsDrawn():
                 return movement_cards.on_cards_drawn(state, event)
-            case RacerChosen():
-                return circuit.on_racer_chosen(state, event)
             case TaskQueued():
                 return resolution.on_task_queued(state, event)
             case CardTaken():
                 return movement_cards.on_card_taken(state, event)
             case TasksDone():
                 return resolution.on_tasks_done(state, event)
-            case Glued():
-                return traps.on_glued(state, event)
+            case TrapRemoved():
+                return advantages.on_trap_removed(state, event)
             case AdvantageRefreshed():
                 return advantages.on_advantage_refreshed(state, event)
+            case Glued():
+                return traps.on_glued(state, event)
             case DeckReshuffled():
                 return movement_cards.on_deck_reshuffled(state, event)
+            case RacerChosen():
+                return circuit.on_racer_chosen(state, event)
+            case GasStationReached():
+                return gas_station.on_gas_station_reached(state, event)
             case HandDiscarded():
                 return traps.on_hand_discarded(state, event)
             case AdvantageExhausted():
                 return advantages.on_advantage_exhausted(state, event)
-            case TrapRemoved():
-                return advantages.on_trap_removed(state, event)
-            case GasStationReached():
-                return gas_station.on_gas_station_reached(state, event)
             case TilesSwapped():
                 return advantages.on_tiles_swapped(state, event)
             case RaceSetUp():
