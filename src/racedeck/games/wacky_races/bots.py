@@ -158,6 +158,120 @@ def _less(hand: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(rest)
 
 
+Uses = dict[str, list[UseAdvantage]]
+"""The legal uses of the seat's advantages, by effect, in the order offered."""
+
+
+def _sort_legal(
+    obs: WackyObservation, legal: Sequence[Action]
+) -> tuple[list[PlayStep], Uses, Action | None]:
+    """Return the legal steps, the legal advantage uses by effect, and ending the turn.
+
+    One pass over the legal actions: most decisions offer a step or two and an advantage
+    or none.
+    """
+    steps: list[PlayStep] = []
+    uses: Uses = {}
+    end_turn: Action | None = None
+    effects: tuple[str, ...] | None = None
+    for action in legal:
+        if type(action) is PlayStep:
+            steps.append(action)
+        elif type(action) is UseAdvantage:
+            if effects is None:
+                effects = ADVANTAGE_EFFECTS[obs.racer_of_seat[obs.seat]]
+            effect = effects[action.advantage]
+            if effect in uses:
+                uses[effect].append(action)
+            else:
+                uses[effect] = [action]
+        elif end_turn is None and type(action) is EndTurn:
+            end_turn = action
+    return steps, uses, end_turn
+
+
+def _more_cards(obs: WackyObservation, uses: Uses) -> UseAdvantage | None:
+    """Return drawing cards, else stealing from the fullest hand in reach, if the seat can."""
+    if "draw" in uses:
+        return uses["draw"][0]
+    if "steal" in uses:
+        hand_sizes = obs.hand_sizes
+        return max(uses["steal"], key=lambda a: hand_sizes[a.target])
+    return None
+
+
+def _before_stepping(
+    obs: WackyObservation, uses: Uses, can_step: bool, ahead: int
+) -> UseAdvantage | None:
+    """Return the advantage to use before any card step, if one pays first.
+
+    A trap right in front is cleared before stepping into it; low on cards, drawing or
+    stealing comes first, as the new cards may open longer plans.
+    """
+    for a in uses.get("remove_trap", _NO_USES):
+        if a.target == ahead and (can_step or "move" in uses):
+            return a
+    hand = obs.hand
+    if len(hand) <= 1 or (obs.steps == 0 and len(hand) <= 2):
+        return _more_cards(obs, uses)
+    return None
+
+
+def _best_step(
+    obs: WackyObservation, planner: _Planner, steps: list[PlayStep], ahead: int, ends: float | None
+) -> PlayStep | None:
+    """Return the first step of the best plan of card steps, or None when stopping pays more."""
+    p = obs.pos[obs.seat]
+    hand = obs.hand
+    rest = planner.rest_value(p, hand)
+    if ends is not None:  # every step lands where the plan ends: the first pays or none
+        return steps[0] if ends > rest + 1e-9 else None
+    best_step: PlayStep | None = None
+    best_value = rest
+    played = obs.steps + 1
+    for step in steps:
+        value = planner.best(ahead, played, _less(hand, step.cards), False)
+        if value > best_value + 1e-9:
+            best_step, best_value = step, value
+    return best_step
+
+
+def _make_a_step(obs: WackyObservation, uses: Uses, ahead: int) -> UseAdvantage | None:
+    """Return a wild card, or a Sawtooth that brings a tile the hand matches, if one helps."""
+    hand, traps = obs.hand, obs.traps
+    if obs.steps < data.MAX_STEPS and hand and not traps[ahead]:
+        if "wild" in uses:
+            return uses["wild"][0]
+        p = obs.pos[obs.seat]
+        if "sawtooth" in uses and obs.steps > 0 and p + 1 < len(obs.tiles):
+            nxt = data.terrain_of(obs.tiles[p + 1])
+            if nxt >= 0 and nxt in hand and not traps[p + 1]:
+                return uses["sawtooth"][0]
+    return None
+
+
+def _free_move(obs: WackyObservation, uses: Uses, ahead: int) -> UseAdvantage | None:
+    """Return a free move, a swap, a push or Dastardly sent back, where one gains ground."""
+    pos = obs.pos
+    p = pos[obs.seat]
+    for a in uses.get("move", _NO_USES):
+        if not obs.traps[ahead] or ahead >= FINISH:
+            return a
+    swaps = uses.get("swap_ahead", _NO_USES)
+    for a in swaps:
+        if pos[a.target] - p >= 2 and a.target < obs.players:
+            return a
+    for a in swaps:
+        if pos[a.target] - p >= 3:
+            return a
+    for a in uses.get("push_back", _NO_USES):
+        if a.target < obs.players:
+            return a
+    if "dastardly_back" in uses and obs.dastardly > p and max(pos) - p <= 1:
+        return uses["dastardly_back"][0]
+    return None
+
+
 class WackyHeuristic(Bot):
     """Plans its steps from hand and terrain ahead; spends advantages where they pay."""
 
@@ -167,91 +281,23 @@ class WackyHeuristic(Bot):
         obs = observation
         if obs.phase == "choose":
             return self._choose(legal)
+        steps, uses, end_turn = _sort_legal(obs, legal)
         me = obs.seat
-        # One pass over the legal actions: the steps, and the advantages by effect (most
-        # decisions offer a step or two and an advantage or none).
-        steps: list[PlayStep] = []
-        uses: dict[str, list[UseAdvantage]] = {}
-        end_turn: Action | None = None
-        effects: tuple[str, ...] | None = None
-        for action in legal:
-            if type(action) is PlayStep:
-                steps.append(action)
-            elif type(action) is UseAdvantage:
-                if effects is None:
-                    effects = ADVANTAGE_EFFECTS[obs.racer_of_seat[me]]
-                effect = effects[action.advantage]
-                if effect in uses:
-                    uses[effect].append(action)
-                else:
-                    uses[effect] = [action]
-            elif end_turn is None and type(action) is EndTurn:
-                end_turn = action
         pos = obs.pos
-        p = pos[me]
         planner = _Planner(obs, (*pos[:me], *pos[me + 1 :]))
-        hand = obs.hand
-        ahead, ends = planner.landing(p)
+        ahead, ends = planner.landing(pos[me])
+        chosen: Action | None = None
         if uses:
-            # Clear a trap right in front before stepping into it.
-            for a in uses.get("remove_trap", _NO_USES):
-                if a.target == ahead and (steps or "move" in uses):
-                    return a
-            # Low on cards: draw or steal first, the new cards may open longer plans.
-            if len(hand) <= 1 or (obs.steps == 0 and len(hand) <= 2):
-                if "draw" in uses:
-                    return uses["draw"][0]
-                if "steal" in uses:
-                    hand_sizes = obs.hand_sizes
-                    return max(uses["steal"], key=lambda a: hand_sizes[a.target])
-        # Plan the card steps.
-        if steps:
-            rest = planner.rest_value(p, hand)
-            if ends is not None:  # every step lands where the plan ends: the first pays or none
-                if ends > rest + 1e-9:
-                    return steps[0]
-            else:
-                best_step: PlayStep | None = None
-                best_value = rest
-                played = obs.steps + 1
-                for step in steps:
-                    value = planner.best(ahead, played, _less(hand, step.cards), False)
-                    if value > best_value + 1e-9:
-                        best_step, best_value = step, value
-                if best_step is not None:
-                    return best_step
-        if not uses:
-            return end_turn if end_turn is not None else legal[0]
-        traps = obs.traps
-        hand_sizes = obs.hand_sizes
-        # No card step pays: make one possible, or take the free moves.
-        if obs.steps < data.MAX_STEPS and hand and not traps[ahead]:
-            if "wild" in uses:
-                return uses["wild"][0]
-            if "sawtooth" in uses and obs.steps > 0 and p + 1 < len(obs.tiles):
-                nxt = data.terrain_of(obs.tiles[p + 1])
-                if nxt >= 0 and nxt in hand and not traps[p + 1]:
-                    return uses["sawtooth"][0]
-        for a in uses.get("move", _NO_USES):
-            if not traps[ahead] or ahead >= FINISH:
-                return a
-        swaps = uses.get("swap_ahead", _NO_USES)
-        for a in swaps:
-            if pos[a.target] - p >= 2 and a.target < obs.players:
-                return a
-        for a in swaps:
-            if pos[a.target] - p >= 3:
-                return a
-        for a in uses.get("push_back", _NO_USES):
-            if a.target < obs.players:
-                return a
-        if "dastardly_back" in uses and obs.dastardly > p and max(pos) - p <= 1:
-            return uses["dastardly_back"][0]
-        if len(hand) <= 2:
-            if "draw" in uses:
-                return uses["draw"][0]
-            if "steal" in uses:
-                return max(uses["steal"], key=lambda a: hand_sizes[a.target])
+            chosen = _before_stepping(obs, uses, bool(steps), ahead)
+        if chosen is None and steps:
+            chosen = _best_step(obs, planner, steps, ahead, ends)
+        if chosen is None and uses:
+            # No card step pays: make one possible, or take the free moves.
+            chosen = _make_a_step(obs, uses, ahead) or _free_move(obs, uses, ahead)
+            if chosen is None and len(obs.hand) <= 2:
+                chosen = _more_cards(obs, uses)
+        if chosen is not None:
+            return chosen
         return end_turn if end_turn is not None else legal[0]
 
     def _choose(self, legal: Sequence[Action]) -> Action:
