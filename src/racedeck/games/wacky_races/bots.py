@@ -63,14 +63,15 @@ class _Planner:
     ways to pay for a step are read straight off the sorted hand.
     """
 
-    __slots__ = ("landings", "others", "start", "tiles", "traps")
+    __slots__ = ("landings", "me", "pos", "start", "tiles", "traps")
 
-    def __init__(self, obs: WackyObservation, others: tuple[int, ...]) -> None:
+    def __init__(self, obs: WackyObservation) -> None:
         self.tiles = obs.tiles
         self.traps = obs.traps
+        self.pos = obs.pos
+        """The racers' positions: the others stay put while the racer plans."""
+        self.me = obs.seat
         self.start = obs.pos[obs.seat]
-        self.others = others
-        """The other racers' positions (they stay put while the racer plans)."""
         self.landings: dict[int, tuple[int, float | None]] = {}
         """Per position stepped from: where the step lands, and what the plan is worth if
         it must end there (None: it goes on)."""
@@ -120,9 +121,11 @@ class _Planner:
         """Return where a step from ``p`` lands, and the plan's value if it ends there."""
         known = self.landings.get(p)
         if known is None:
-            others = self.others
+            # The racer itself stands on ``start``, behind every landing: only the others
+            # fill the positions it counts.
+            pos = self.pos
             t = p + 1
-            while t < FINISH and others.count(t) >= SLOTS:
+            while t < FINISH and pos.count(t) >= SLOTS:
                 t += 1
             ends: float | None = None
             if t >= FINISH:
@@ -130,7 +133,8 @@ class _Planner:
             elif self.traps[t]:
                 ends = t - self.start - TRAP_COST
             elif self.tiles[t] == CROSSROADS:
-                back = [q for q in others if q < t]
+                me = self.me
+                back = [q for c, q in enumerate(pos) if c != me and q < t]
                 if back:
                     ends = min(back) - self.start  # the last racer would swap it back
             known = self.landings[p] = (t, ends)
@@ -221,9 +225,8 @@ def _best_step(
     obs: WackyObservation, planner: _Planner, steps: list[PlayStep], ahead: int, ends: float | None
 ) -> PlayStep | None:
     """Return the first step of the best plan of card steps, or None when stopping pays more."""
-    p = obs.pos[obs.seat]
     hand = obs.hand
-    rest = planner.rest_value(p, hand)
+    rest = planner.rest_value(planner.start, hand)
     if ends is not None:  # every step lands where the plan ends: the first pays or none
         return steps[0] if ends > rest + 1e-9 else None
     best_step: PlayStep | None = None
@@ -282,10 +285,8 @@ class WackyHeuristic(Bot):
         if obs.phase == "choose":
             return self._choose(legal)
         steps, uses, end_turn = _sort_legal(obs, legal)
-        me = obs.seat
-        pos = obs.pos
-        planner = _Planner(obs, (*pos[:me], *pos[me + 1 :]))
-        ahead, ends = planner.landing(pos[me])
+        planner = _Planner(obs)
+        ahead, ends = planner.landing(planner.start)
         chosen: Action | None = None
         if uses:
             chosen = _before_stepping(obs, uses, bool(steps), ahead)
