@@ -217,7 +217,7 @@ def advantage_actions(state: WackyState, seat: int) -> list[UseAdvantage]:
 def any_usable(state: WackyState, seat: int) -> bool:
     """Return True when ``seat`` can use one of its advantages now."""
     p = state.pos[seat]
-    for i, uses in _face_up_choosable(state.racer_of_seat[seat], state.exhausted[seat]):
+    for i, uses in _FACE_UP_CHOOSABLE[state.racer_of_seat[seat]][state.exhausted[seat]]:
         if uses(state, seat, p, i):
             return True
     return False
