@@ -27,6 +27,7 @@ PLUMBING = frozenset(
         "events",
         "hands",
         "heuristic_bids",
+        "heuristic_scoring",
         "heuristic_tables",
         "names",
         "options",
