@@ -4,8 +4,9 @@
 its events compared, each engine draw made again from the seed; no bot runs. Per game, its
 rate is set beside the hash-and-fold floor (``replay_floor``: decode, chain, fold, nothing
 checked) timed in the same run, and beside ``replay --verify`` of the last revision before
-log format 3 (``BEFORE_FORMAT_3``, its own logs of the same matches, run by its own engine:
-``benchmarks.baseline``), which it must beat three times over. For a match between ISMCTS
+log format 3 (``BEFORE_FORMAT_3``), which it must beat three times over: each engine, today's
+and that revision's, verifies its own logs of the same matches in a process of its own
+that has played nothing (``benchmarks.baseline``). For a match between ISMCTS
 bots, verifying must take less than a tenth of the time playing it took.
 """
 
@@ -16,7 +17,7 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 
 from benchmarks import replay_floor
-from benchmarks.baseline import Baseline
+from benchmarks.baseline import Engine
 from benchmarks.harness import Benchmark, GameRuns, Ratio
 from racedeck.core.log import LogWriter
 from racedeck.core.runner import run_match
@@ -29,7 +30,7 @@ _GAMES = (
 )
 BEFORE_FORMAT_3 = "d1d5eae"
 """The last revision whose logs held events but not the decisions behind them."""
-_BASELINE = Baseline(BEFORE_FORMAT_3)
+_TODAY, _BEFORE = Engine(), Engine(BEFORE_FORMAT_3)
 _REPLAYED: dict[str, dict[str, int]] = {
     "lacorsa": {"races": 20},
     "detroit-cleveland": {"races": 3},
@@ -104,25 +105,21 @@ def benchmarks() -> list[Benchmark | Ratio]:
                 Benchmark("floor", "events", lambda runs=runs: _floor(runs)),
             )
         )
-    if _BASELINE.available():
+    if _TODAY.available() and _BEFORE.available():
         for runs in _GAMES:
-            name, races = runs.game.name, _REPLAYED[runs.game.name]["races"]
+            table = (runs.game.name, runs.players, _REPLAYED[runs.game.name]["races"], 3)
             found.append(
                 Ratio(
-                    f"{name}: replay --verify / at {BEFORE_FORMAT_3}",
-                    Benchmark("verify", "events", lambda runs=runs: _verify(runs)),
+                    f"{table[0]}: replay --verify / at {BEFORE_FORMAT_3}",
+                    Benchmark("today", "events", lambda table=table: _TODAY.verify(*table)),
                     Benchmark(
-                        BEFORE_FORMAT_3,
-                        "events",
-                        lambda runs=runs, name=name, races=races: _BASELINE.verify(
-                            name, runs.players, races, 3
-                        ),
+                        BEFORE_FORMAT_3, "events", lambda table=table: _BEFORE.verify(*table)
                     ),
                     3.0,
                 )
             )
     else:
-        print(f"replay --verify against {BEFORE_FORMAT_3}: not measured, {_BASELINE.missing}")
+        print(f"replay --verify against {BEFORE_FORMAT_3}: not measured, {_BEFORE.missing}")
     search = _SearchMatch()
     # Matches a second verifying against matches a second playing: verifying must take
     # under a tenth of the time playing took, a ratio of 10 or more.
