@@ -309,23 +309,25 @@ def car_moved(state: State, event: CarMoved) -> State:
     """Fold ``CarMoved``: the car stands on its new space (or has crossed the line)."""
     if event.to == FINISH_ID:
         state = crossed_the_line(state, event.car)
-    else:
-        to = track_of(state.options).index[event.to]
-        state = replace(state, positions=moved(state.positions, event.car, to))
-    return next_car(state)
+        return next_car(state, state.positions)
+    to = track_of(state.options).index[event.to]
+    return next_car(state, moved(state.positions, event.car, to))
 
 
 def car_skipped(state: State, event: CarSkipped) -> State:
     """Fold ``CarSkipped``: the card's next car does not move."""
-    return next_car(state)
+    return next_car(state, state.positions)
 
 
-def next_car(state: State) -> State:
-    """Go on to the card's next car, or end the turn after its last."""
+def next_car(state: State, positions: Positions) -> State:
+    """Go on to the card's next car with the cars on ``positions``, or end the turn after its last.
+
+    The cars' new places and the next slot are one copy of the state, not two.
+    """
     slot = state.slot + 1
     if slot >= len(MOVES[state.card]):
-        return end_turn(state)
-    return replace(state, slot=slot)
+        return end_turn(replace(state, positions=positions))
+    return replace(state, positions=positions, slot=slot)
 
 
 def why_illegal_move(state: State, action: object) -> str:
