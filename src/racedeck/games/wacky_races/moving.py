@@ -38,6 +38,7 @@ from msgspec.structs import replace
 
 from racedeck.games.wacky_races import (
     advantages,
+    circuit,
     dastardly,
     data,
     gas_station,
@@ -46,7 +47,7 @@ from racedeck.games.wacky_races import (
     traps,
 )
 from racedeck.games.wacky_races.actions import EndTurn, PlayStep, WackyAction
-from racedeck.games.wacky_races.data import FINISH, GAS, MAX_STEPS, SLOTS, SWAMP
+from racedeck.games.wacky_races.data import FINISH, GAS, MAX_STEPS, SWAMP
 from racedeck.games.wacky_races.events import (
     RacerMoved,
     StepPlayed,
@@ -139,10 +140,8 @@ def why_step_illegal(state: WackyState, seat: int, action: PlayStep) -> str:
 def play_step(r: Resolution, seat: int, cards: tuple[int, ...]) -> None:
     """Spend ``cards`` and step one position forward, skipping full positions."""
     pos = r.turn.state.pos
-    t = pos[seat] + 1  # (``forward_target``, written out: every step of every playout)
-    while t < FINISH and pos.count(t) >= SLOTS:
-        t += 1
-    arrive(r, seat, True, r.emit(StepPlayed(seat=seat, cards=cards, to=t)))
+    to = circuit.forward_target(pos, pos[seat])
+    arrive(r, seat, True, r.emit(StepPlayed(seat=seat, cards=cards, to=to)))
 
 
 # Arriving on a position -----------------------------------------------------------------------
