@@ -20,6 +20,7 @@ import time
 from collections.abc import Sequence
 
 from benchmarks import lacorsa_reference
+from racedeck.bots.named import resolve
 from racedeck.core.runner import run_match
 from racedeck.plugins import load_registry
 
@@ -33,10 +34,7 @@ def match_seconds(game_name: str, bot: str, players: int, seed: int = 1) -> floa
     registry = load_registry(entry_points=False)
     game = registry.game(game_name)
     options = game.parse_options(ONE_RACE.get(game_name, {}))
-    name, _, raw = bot.partition(":")
-    spec = registry.bot(name, game_name)
-    if raw:
-        spec = spec.with_parameters(**dict(item.split("=", 1) for item in raw.split(",")))
+    spec = resolve(lambda name: registry.bot(name, game_name), bot)
     seats = [spec] + [registry.bot("heuristic", game_name)] * (players - 1)
     start = time.process_time()
     run_match(game, options, seats, seed)

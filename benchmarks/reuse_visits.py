@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from racedeck.bots.ismcts import Ismcts
+from racedeck.bots.named import resolve
 from racedeck.core.bot import BotSpec
 from racedeck.core.model import Action, Observation
 from racedeck.core.rng import Rng
@@ -57,10 +58,7 @@ def decisions(game_name: str, bot: str, players: int, seeds: range) -> list[tupl
     registry = load_registry(entry_points=False)
     game = registry.game(game_name)
     options = game.parse_options(ONE_RACE.get(game_name, {}))
-    name, _, raw = bot.partition(":")
-    spec = registry.bot(name, game_name)
-    if raw:
-        spec = spec.with_parameters(**dict(item.split("=", 1) for item in raw.split(",")))
+    spec = resolve(lambda name: registry.bot(name, game_name), bot)
     rows: list[tuple[int, int, float]] = []
     seats = [_counting(spec, rows)] + [registry.bot("heuristic", game_name)] * (players - 1)
     for seed in seeds:
