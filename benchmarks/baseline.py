@@ -110,6 +110,8 @@ class Engine:
         self._folder: tempfile.TemporaryDirectory[str] | None = None
         self._worker: subprocess.Popen[str] | None = None
         self._logs: dict[tuple[str, int, int, int], list[str]] = {}
+        self.tree = ROOT
+        """The tree whose engine runs: this one, or the revision's once unpacked."""
         self.missing = ""
         """Why this version cannot be run here ('' while it can)."""
 
@@ -120,14 +122,13 @@ class Engine:
         if self.missing:
             return False
         self._folder = tempfile.TemporaryDirectory(prefix="racedeck-engine-")
-        tree = ROOT
         if self.revision is not None:
             try:
-                tree = unpack(self.revision, Path(self._folder.name) / "tree")
+                self.tree = unpack(self.revision, Path(self._folder.name) / "tree")
             except LookupError as exc:
                 self.missing = str(exc)
                 return False
-        self.tree = tree
+        tree = self.tree
         self._worker = subprocess.Popen(
             [sys.executable, "-c", VERIFY],
             cwd=tree,
