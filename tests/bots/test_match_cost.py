@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from benchmarks import bench_match_cost, match_cost
-from benchmarks.harness import Benchmark, Measurement, report_line
+from benchmarks.harness import Benchmark, Measurement, Ratio, report_line
 
 
 def test_the_tables_measured_are_two_players_and_the_largest() -> None:
@@ -21,10 +21,21 @@ def test_a_cheaper_budget_costs_less_processor_time() -> None:
 
 
 def test_make_bench_reports_seconds_a_match_between_two_runs_of_the_plain_loop() -> None:
-    names = [b.name for b in bench_match_cost.benchmarks()]
+    found = bench_match_cost.benchmarks()
+    names = [b.name for b in found if isinstance(b, Benchmark)]
     assert names[0].startswith("plain loop") and names[-1].startswith("plain loop")
     assert "ismcts effort 1, horizon 20 vs heuristic: detroit-cleveland, 6 players" in names
     assert len(names) == 2 + 7  # every game at two players and its largest table
+    # Famous 500's own budgets, each beside the general one: a tenth of the time or less.
+    ratios = {r.name: r for r in found if isinstance(r, Ratio)}
+    assert set(ratios) == {
+        f"famous-500: {name} matches a second, its own budget / the general one"
+        for name in ("ismcts-fast", "ismcts", "ismcts-strong")
+    }
+    assert all(r.target == 10.0 for r in ratios.values())
+    assert bench_match_cost.general("ismcts", "famous-500") == (
+        "ismcts:simulations=200,effort=none,horizon=none"
+    )
     slow = Benchmark("a match", "match", lambda: 1, per_unit=True)
     line = report_line(Measurement(slow, (0.5, 0.25, 2.0)))
     assert "2.00 s/match" in line and "(min 0.50, max 4.00)" in line
