@@ -30,7 +30,7 @@ def test_make_bench_reports_seconds_a_match_between_two_runs_of_the_plain_loop()
     ratios = {r.name: r for r in found if isinstance(r, Ratio)}
     assert set(ratios) == {
         f"famous-500: {name} matches a second, its own budget / the general one"
-        for name in ("ismcts-fast", "ismcts", "ismcts-strong")
+        for name in ("ismcts", "ismcts-strong")
     }
     assert all(r.target == 10.0 for r in ratios.values())
     assert bench_match_cost.general("ismcts", "famous-500") == (

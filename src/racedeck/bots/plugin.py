@@ -44,19 +44,14 @@ ISMCTS_BUDGETS: dict[str, tuple[Budget, str]] = {
 
 GAME_BUDGETS: Mapping[str, Mapping[str, tuple[Budget, str]]] = MappingProxyType(
     {
-        # A tenth of the processor time of the general budgets, at a strength the gate
-        # could not tell from theirs (docs/bots.md, "Famous 500's budgets"): a Famous 500
-        # playout is long and the game's evaluation orders seven pairs of seats in ten
-        # from a horizon of 10, so cut playouts buy what whole ones did.
+        # Famous 500's playouts are long and its evaluation orders seven pairs of seats in
+        # ten from a horizon of 10, so playouts cut at 20 buy more than whole ones did
+        # (docs/bots.md, "Famous 500's own budgets", with the gates that chose these).
         "famous-500": MappingProxyType(
             {
                 "ismcts": (
-                    Budget(simulations=None, effort=1, horizon=20, rollout="heuristic"),
-                    "700 forward-model steps a decision (effort 1), playouts cut at 20",
-                ),
-                "ismcts-fast": (
-                    Budget(simulations=None, effort=0.2, horizon=20, rollout="heuristic"),
-                    "140 forward-model steps a decision (effort 0.2), playouts cut at 20",
+                    Budget(simulations=None, effort=2.5, horizon=20, rollout="heuristic"),
+                    "1750 forward-model steps a decision (effort 2.5), playouts cut at 20",
                 ),
                 "ismcts-strong": (
                     Budget(
