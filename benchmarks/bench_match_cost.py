@@ -49,8 +49,8 @@ def own_budgets() -> list[Ratio]:
     return [
         Ratio(
             f"{game}: {name} matches a second, its own budget / the general one",
-            Benchmark("own", "matches", partial(_one_match, game, name, 2)),
-            Benchmark("general", "matches", partial(_one_match, game, general(name, game), 2)),
+            Benchmark("own", "match", partial(_one_match, game, name, 2)),
+            Benchmark("general", "match", partial(_one_match, game, general(name, game), 2)),
             10.0,
         )
         for game, budgets in GAME_BUDGETS.items()

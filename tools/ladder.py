@@ -417,16 +417,14 @@ def main(argv: list[str] | None = None) -> int:
         ]
     )
     command = f"`python -m tools.ladder --workers {args.workers}{flags}`"
+    workers = f"{args.workers} worker process{'' if args.workers == 1 else 'es'}"
     if only:
         text += (
             f"\n\nThe tables of {', '.join(games)} were played again after the rest, in "
-            f"{seconds / 60:.1f} minutes with {args.workers} worker processes ({command})."
+            f"{seconds / 60:.1f} minutes with {workers} ({command})."
         )
     else:
-        text += (
-            f"\n\nThis ladder took {seconds / 60:.1f} minutes with {args.workers} worker "
-            f"processes ({command})."
-        )
+        text += f"\n\nThis ladder took {seconds / 60:.1f} minutes with {workers} ({command})."
     print(text)
     if args.write is not None:
         write_into(args.write, text, games if only else None)

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from benchmarks import bench_match_cost, match_cost
-from benchmarks.harness import Benchmark, Measurement, Ratio, report_line
+from benchmarks.harness import (
+    Benchmark,
+    Measurement,
+    Ratio,
+    RatioMeasurement,
+    ratio_line,
+    report_line,
+)
 
 
 def test_the_tables_measured_are_two_players_and_the_largest() -> None:
@@ -39,3 +46,13 @@ def test_make_bench_reports_seconds_a_match_between_two_runs_of_the_plain_loop()
     slow = Benchmark("a match", "match", lambda: 1, per_unit=True)
     line = report_line(Measurement(slow, (0.5, 0.25, 2.0)))
     assert "2.00 s/match" in line and "(min 0.50, max 4.00)" in line
+
+
+def test_a_ratio_of_slow_matches_gives_seconds_a_match_on_each_side() -> None:
+    own = Benchmark("own", "match", lambda: 1)
+    general = Benchmark("general", "match", lambda: 1)
+    line = ratio_line(RatioMeasurement(Ratio("cost", own, general, 10.0), (2.0,), (0.2,)))
+    assert "(0.50 against 5.00 s/match; ratios 10.00-10.00)" in line and line.endswith("ok")
+    fast = Benchmark("fold", "events", lambda: 1)
+    line = ratio_line(RatioMeasurement(Ratio("fold", fast, fast), (30_000.0,), (10_000.0,)))
+    assert "(30,000 against 10,000 events/s;" in line
