@@ -5,6 +5,12 @@ For every game at two players and at its largest table, one match of ``EFFORT_BO
 loop's races a second before and after in the same run: the loop says how fast the machine
 was. The budget of effort, not the registered ``ismcts``, whose Detroit-Cleveland match
 takes close to a minute of a core (``docs/bots.md``, "Budgets of effort").
+
+Where a game registers its own budgets (``GAME_BUDGETS``: Famous 500), each variant's
+match with its own budget is timed beside the same match with the general budget, the
+parameters that set it back: matches a second, own over general. A tenth of the time (10
+or more) is the target; Famous 500's ``ismcts`` takes a quarter, the cheapest budget the
+gate found as strong (``docs/bots.md``).
 """
 
 from __future__ import annotations
@@ -12,8 +18,9 @@ from __future__ import annotations
 from functools import partial
 
 from benchmarks import lacorsa_reference
-from benchmarks.harness import Benchmark
+from benchmarks.harness import Benchmark, Ratio
 from benchmarks.match_cost import GAMES, match_seconds, tables
+from racedeck.bots.plugin import GAME_BUDGETS, ISMCTS_BUDGETS
 
 PLAIN_LOOP_RACES = 300
 EFFORT_BOT = "ismcts:simulations=none,effort=1,horizon=20"
@@ -25,7 +32,33 @@ def _one_match(game: str, bot: str, players: int) -> int:
     return 1
 
 
-def benchmarks() -> list[Benchmark]:
+def general(name: str, game: str) -> str:
+    """Return how a user seats variant ``name`` with the general budget in ``game``."""
+    own, _ = GAME_BUDGETS[game][name]
+    usual, _ = ISMCTS_BUDGETS[name]
+    changed = [
+        f"{field}={'none' if value is None else value}"
+        for field, value in vars(usual).items()
+        if value != getattr(own, field)
+    ]
+    return f"{name}:{','.join(changed)}"
+
+
+def own_budgets() -> list[Ratio]:
+    """Each game's own budget against the general one: two players, the same match."""
+    return [
+        Ratio(
+            f"{game}: {name} matches a second, its own budget / the general one",
+            Benchmark("own", "match", partial(_one_match, game, name, 2)),
+            Benchmark("general", "match", partial(_one_match, game, general(name, game), 2)),
+            10.0,
+        )
+        for game, budgets in GAME_BUDGETS.items()
+        for name in budgets
+    ]
+
+
+def benchmarks() -> list[Benchmark | Ratio]:
     loop = partial(lacorsa_reference.races, PLAIN_LOOP_RACES)
     return [
         Benchmark("plain loop, 6-car races (before the matches)", "races", loop),
@@ -40,4 +73,5 @@ def benchmarks() -> list[Benchmark]:
             for players in tables(game)
         ),
         Benchmark("plain loop, 6-car races (after the matches)", "races", loop),
+        *own_budgets(),
     ]

@@ -102,10 +102,14 @@ def ratio_line(m: RatioMeasurement) -> str:
     if r.target is not None:
         verdict = f"  target {r.target:.2f}: {'ok' if m.passed else 'MISSED'}"
     unit = r.measured.unit
+    measured, reference = statistics.median(m.measured), statistics.median(m.reference)
+    if max(measured, reference) < 10:  # slow units (a search's match): seconds a unit
+        sides = f"{1 / measured:,.2f} against {1 / reference:,.2f} s/{unit}"
+    else:
+        sides = f"{measured:,.0f} against {reference:,.0f} {unit}/s"
     return (
         f"{r.name:<58} {m.median:>12.2f} x  "
-        f"({statistics.median(m.measured):,.0f} against {statistics.median(m.reference):,.0f} "
-        f"{unit}/s; ratios {min(m.ratios):.2f}-{max(m.ratios):.2f}){verdict}"
+        f"({sides}; ratios {min(m.ratios):.2f}-{max(m.ratios):.2f}){verdict}"
     )
 
 

@@ -9,8 +9,10 @@ table also updates Plackett-Luce ratings (openskill, the tournament's), folded i
 order, so the ratings are reproducible too.
 
 ``make strength`` runs the whole ladder and writes the table into ``docs/bots.md``
-between the ladder markers; ``python -m tools.ladder GAME --players P --rung R``
-plays one row, as each row's command in the table says. Deals are spread over worker
+between the ladder markers; ``python -m tools.ladder GAME ... --write FILE`` plays the
+named games' tables again and replaces only theirs there, with a line saying so;
+``python -m tools.ladder GAME --players P --rung R`` plays one row, as each row's
+command in the table says. Deals are spread over worker
 processes match by match and gathered in seed and seat order: the figures do not depend
 on the number of workers.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import statistics
 import sys
 import time
@@ -238,16 +241,69 @@ def table_sizes(game_name: str) -> tuple[int, ...]:
     return tuple(sorted({low, game.max_players}))
 
 
-def write_into(path: Path, text: str) -> None:
+_HEADING = re.compile(r"\*\*(?P<game>[^,*]+), (?P<players>\d+) players\*\*")
+"""A table's first paragraph: its game and table size in bold."""
+_REFRESHED = re.compile(r"The tables of (?P<games>[^ ]+(?:, [^ ]+)*) were played again")
+"""How a line about tables played again after the whole ladder begins."""
+
+
+def merged(old: str, new: str, games: Sequence[str]) -> str:
+    """Return the ladder ``old`` with the tables of ``games`` taken from ``new``.
+
+    The other tables and what is said under them stay; a line about an earlier refresh
+    of only these games goes, and ``new``'s own lines (its time, what is still to play)
+    are added after the tables.
+    """
+    old_tables, old_notes = _split(old)
+    new_tables, new_notes = _split(new)
+    tables = {key: text for key, text in old_tables.items() if key[0] not in games}
+    tables.update(new_tables)
+    order = [key for key in old_tables if key in tables]
+    order += [key for key in new_tables if key not in order]
+    notes = [note for note in old_notes if not _superseded(note, games)]
+    return "\n\n".join([*(tables[key] for key in order), *notes, *new_notes])
+
+
+def _superseded(note: str, games: Sequence[str]) -> bool:
+    """Return True when a ladder's line is outdated once ``games``' tables are played again."""
+    if note.startswith("(Still to play"):
+        return True
+    found = _REFRESHED.match(note)
+    return found is not None and set(found["games"].split(", ")) <= set(games)
+
+
+def _split(block: str) -> tuple[dict[tuple[str, int], str], list[str]]:
+    """Return a ladder's tables by (game, players), and its other paragraphs in order."""
+    tables: dict[tuple[str, int], str] = {}
+    notes: list[str] = []
+    paragraphs = [p for p in block.strip().split("\n\n") if p.strip()]
+    index = 0
+    while index < len(paragraphs):
+        heading = _HEADING.fullmatch(paragraphs[index].strip())
+        if heading is not None and index + 1 < len(paragraphs):
+            key = (heading["game"], int(heading["players"]))
+            tables[key] = f"{paragraphs[index]}\n\n{paragraphs[index + 1]}"
+            index += 2
+        else:
+            notes.append(paragraphs[index])
+            index += 1
+    return tables, notes
+
+
+def write_into(path: Path, text: str, games: Sequence[str] | None = None) -> None:
     """Replace what lies between the ladder markers of ``path`` with ``text``.
 
-    The file is written whole through a temporary file, so it is never left half-written.
+    With ``games``, ``text`` holds only those games' tables: they replace theirs, and the
+    other tables stay (``merged``). The file is written whole through a temporary file,
+    so it is never left half-written.
     """
     document = path.read_text(encoding="utf-8")
     head, start, rest = document.partition(START)
-    _, end, tail = rest.partition(END)
+    old, end, tail = rest.partition(END)
     if not start or not end:
         raise SystemExit(f"ladder: {path} has no ladder markers ({START} ... {END})")
+    if games is not None:
+        text = merged(old, text, games)
     temporary = path.with_suffix(path.suffix + ".tmp")
     temporary.write_text(f"{head}{START}\n{text}\n{END}{tail}", encoding="utf-8")
     temporary.replace(path)
@@ -268,11 +324,13 @@ def run_ladder(
     full: bool = False,
     log: Any = None,
     write: Path | None = None,
+    only: bool = False,
 ) -> tuple[str, float]:
     """Play every row of every table; return the Markdown of all tables and the seconds.
 
     With ``write``, the tables played so far go into that file after each table, with a
-    line naming the tables still to play, so an interrupted run never looks complete.
+    line naming the tables still to play, so an interrupted run never looks complete;
+    with ``only`` too, the other games' tables there are kept (``write_into``).
     """
     started = time.perf_counter()
     parts: list[str] = []
@@ -299,7 +357,11 @@ def run_ladder(
             parts.append(table(game, players, rows, left_out))
             if write is not None and index + 1 < len(tables):
                 waiting = ", ".join(f"{g} at {p} players" for g, p in tables[index + 1 :])
-                write_into(write, "\n\n".join(parts) + f"\n\n(Still to play: {waiting}.)")
+                write_into(
+                    write,
+                    "\n\n".join(parts) + f"\n\n(Still to play: {waiting}.)",
+                    games if only else None,
+                )
     return "\n\n".join(parts), time.perf_counter() - started
 
 
@@ -343,8 +405,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{row.seconds:.0f} s"
         )
         return 0
+    only = bool(args.game) and set(games) != set(known)
     text, seconds = run_ladder(
-        games, args.workers, args.scale, args.full, log=sys.stderr, write=args.write
+        games, args.workers, args.scale, args.full, log=sys.stderr, write=args.write, only=only
     )
     flags = "".join(
         [
@@ -353,13 +416,18 @@ def main(argv: list[str] | None = None) -> int:
             " --full" if args.full else "",
         ]
     )
-    text += (
-        f"\n\nThis ladder took {seconds / 60:.1f} minutes with {args.workers} worker "
-        f"processes (`python -m tools.ladder --workers {args.workers}{flags}`)."
-    )
+    command = f"`python -m tools.ladder --workers {args.workers}{flags}`"
+    workers = f"{args.workers} worker process{'' if args.workers == 1 else 'es'}"
+    if only:
+        text += (
+            f"\n\nThe tables of {', '.join(games)} were played again after the rest, in "
+            f"{seconds / 60:.1f} minutes with {workers} ({command})."
+        )
+    else:
+        text += f"\n\nThis ladder took {seconds / 60:.1f} minutes with {workers} ({command})."
     print(text)
     if args.write is not None:
-        write_into(args.write, text)
+        write_into(args.write, text, games if only else None)
     return 0
 
 

@@ -79,13 +79,18 @@ class GameInfo:
 
 @dataclass(frozen=True)
 class BotInfo:
-    """A registered bot: its name, version, what it is and the games it plays (None: all)."""
+    """A registered bot: its name, version, what it is and the games it plays.
+
+    ``games`` None is every game but those in ``excluded``, which register a bot of the
+    same name of their own.
+    """
 
     name: str
     version: str
     description: str
     games: tuple[str, ...] | None
     reproducible: bool
+    excluded: tuple[str, ...] = ()
 
 
 def list_games(*, plugins_dir: str | Path | None = None) -> list[GameInfo]:
@@ -115,6 +120,7 @@ def list_bots(game: str | None = None, *, plugins_dir: str | Path | None = None)
             description=spec.description,
             games=spec.games,
             reproducible=spec.reproducible,
+            excluded=spec.excluded,
         )
         for spec in found.bots_for(game)
     ]

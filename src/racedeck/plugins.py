@@ -76,7 +76,7 @@ class Registry:
                 " no ':' or '/' (they introduce parameters and programs)"
             )
         for other in self.bots:
-            if other.name == spec.name and _overlap(other.games, spec.games):
+            if other.name == spec.name and _overlap(other, spec):
                 raise PluginError(f"two plugins register a bot {spec.name!r} for the same game")
         self.bots.append(spec)
 
@@ -124,10 +124,14 @@ class Registry:
         return sorted(chosen, key=lambda s: (s.name, s.games or ()))
 
 
-def _overlap(a: tuple[str, ...] | None, b: tuple[str, ...] | None) -> bool:
-    if a is None or b is None:
-        return True
-    return bool(set(a) & set(b))
+def _overlap(a: BotSpec, b: BotSpec) -> bool:
+    """Return True when some game is played by both ``a`` and ``b``."""
+    if a.games is None and b.games is None:
+        return True  # two "every game but ..." lists always share a game not yet written
+    if a.games is None:
+        a, b = b, a
+    assert a.games is not None
+    return any(b.plays(game) for game in a.games)
 
 
 def _allowed_entry_points(env: dict[str, str]) -> set[str] | None:

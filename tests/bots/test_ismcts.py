@@ -216,7 +216,10 @@ def test_ismcts_beats_the_famous500_heuristic_it_used_to_lose_to() -> None:
     game = REGISTRY.game("famous-500")
     options = game.parse_options({"laps": 1})
     heuristic = REGISTRY.bot("heuristic", "famous-500")
-    search = REGISTRY.bot("ismcts-fast", "famous-500").with_parameters(simulations=30)
+    # The general budget (whole playouts), not Famous 500's own (``GAME_BUDGETS``).
+    search = REGISTRY.bot("ismcts-fast", "famous-500").with_parameters(
+        simulations=30, effort="none", horizon="none"
+    )
     strength = measure(game, options, search, heuristic, 2, range(100, 106))
     assert strength.mean > 0.5 and strength.wins > strength.matches / 2, strength.describe()
     unbiased = search.with_parameters(bias=0)

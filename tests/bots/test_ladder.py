@@ -113,9 +113,9 @@ def test_an_interrupted_ladder_names_the_tables_still_to_play(tmp_path: Path) ->
         seen = []
         real = ladder.write_into
 
-        def spy(path: Path, text: str) -> None:
+        def spy(path: Path, text: str, games: list[str] | None = None) -> None:
             seen.append(text)
-            real(path, text)
+            real(path, text, games)
 
         ladder.write_into = spy  # type: ignore[assignment]
         text, _ = ladder.run_ladder(["lacorsa"], workers=1, write=doc)
@@ -145,3 +145,29 @@ def test_an_interval_stays_between_no_score_and_a_full_score() -> None:
     assert high_row.interval[1] == 1.0
     text = table("detroit-cleveland", 2, [low_row])
     assert "0.250 (0.000-0.740)" in text
+
+
+def test_playing_some_games_again_replaces_their_tables_and_keeps_the_others(
+    tmp_path: Path,
+) -> None:
+    lacorsa = "**lacorsa, 2 players**\n\n| rung |\n|---|\n| old lacorsa row |"
+    famous = "**famous-500, 2 players**\n\n| rung |\n|---|\n| old famous-500 row |"
+    whole = "This ladder took 47.0 minutes with 2 worker processes (`...`)."
+    doc = tmp_path / "bots.md"
+    doc.write_text(f"before\n{START}\n{lacorsa}\n\n{famous}\n\n{whole}\n{END}\nafter\n")
+    plan = dict.fromkeys(RUNGS[1:], 0) | {"heuristic": 1}
+    original = dict(ladder.HOUR_PLAN)
+    ladder.HOUR_PLAN[("famous-500", 2)] = plan
+    try:
+        for _ in range(2):  # a second refresh replaces the first one's line
+            assert ladder.main(["famous-500", "--workers", "1", "--write", str(doc)]) == 0
+    finally:
+        ladder.HOUR_PLAN.clear()
+        ladder.HOUR_PLAN.update(original)
+    text = doc.read_text(encoding="utf-8")
+    assert text.startswith(f"before\n{START}\n{lacorsa}\n\n**famous-500, 2 players**")
+    assert text.endswith(f"\n{END}\nafter\n")
+    assert "old famous-500 row" not in text and "| `heuristic` vs `random` |" in text
+    assert text.count(whole) == 1
+    assert text.count("The tables of famous-500 were played again after the rest") == 1
+    assert text.index(whole) < text.index("The tables of famous-500")

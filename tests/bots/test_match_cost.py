@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from benchmarks import bench_match_cost, match_cost
-from benchmarks.harness import Benchmark, Measurement, report_line
+from benchmarks.harness import (
+    Benchmark,
+    Measurement,
+    Ratio,
+    RatioMeasurement,
+    ratio_line,
+    report_line,
+)
 
 
 def test_the_tables_measured_are_two_players_and_the_largest() -> None:
@@ -21,10 +28,31 @@ def test_a_cheaper_budget_costs_less_processor_time() -> None:
 
 
 def test_make_bench_reports_seconds_a_match_between_two_runs_of_the_plain_loop() -> None:
-    names = [b.name for b in bench_match_cost.benchmarks()]
+    found = bench_match_cost.benchmarks()
+    names = [b.name for b in found if isinstance(b, Benchmark)]
     assert names[0].startswith("plain loop") and names[-1].startswith("plain loop")
     assert "ismcts effort 1, horizon 20 vs heuristic: detroit-cleveland, 6 players" in names
     assert len(names) == 2 + 7  # every game at two players and its largest table
+    # Famous 500's own budgets, each beside the general one: a tenth of the time or less.
+    ratios = {r.name: r for r in found if isinstance(r, Ratio)}
+    assert set(ratios) == {
+        f"famous-500: {name} matches a second, its own budget / the general one"
+        for name in ("ismcts", "ismcts-strong")
+    }
+    assert all(r.target == 10.0 for r in ratios.values())
+    assert bench_match_cost.general("ismcts", "famous-500") == (
+        "ismcts:simulations=200,effort=none,horizon=none"
+    )
     slow = Benchmark("a match", "match", lambda: 1, per_unit=True)
     line = report_line(Measurement(slow, (0.5, 0.25, 2.0)))
     assert "2.00 s/match" in line and "(min 0.50, max 4.00)" in line
+
+
+def test_a_ratio_of_slow_matches_gives_seconds_a_match_on_each_side() -> None:
+    own = Benchmark("own", "match", lambda: 1)
+    general = Benchmark("general", "match", lambda: 1)
+    line = ratio_line(RatioMeasurement(Ratio("cost", own, general, 10.0), (2.0,), (0.2,)))
+    assert "(0.50 against 5.00 s/match; ratios 10.00-10.00)" in line and line.endswith("ok")
+    fast = Benchmark("fold", "events", lambda: 1)
+    line = ratio_line(RatioMeasurement(Ratio("fold", fast, fast), (30_000.0,), (10_000.0,)))
+    assert "(30,000 against 10,000 events/s;" in line

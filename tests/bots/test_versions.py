@@ -20,6 +20,8 @@ import pytest
 
 from racedeck.bots.ismcts import game_bias
 from racedeck.bots.plugin import (
+    GAME_BUDGET_VERSION,
+    GAME_BUDGETS,
     ISMCTS_BUDGETS,
     SEARCH_VERSION,
     STRONG_BIAS_SCALE,
@@ -61,9 +63,12 @@ _OPTIONS = {"detroit-cleveland": {"races": 1}, "lacorsa": {"races": 1}}
 
 def _fingerprinted(game_name: str, players: int, bot: str = "ismcts", **parameters: float) -> str:
     """Play ``bot`` (``ismcts``, small budget) in seat 0, the heuristic in the others, seed
-    3; hash the event lines."""
+    3; hash the event lines.
+
+    The budget is the general one (whole playouts), in a game that registers its own too.
+    """
     search = REGISTRY.bot(bot, game_name).with_parameters(
-        simulations=_BUDGETS[game_name, players], **parameters
+        simulations=_BUDGETS[game_name, players], effort="none", horizon="none", **parameters
     )
     return _events_hash(game_name, players, search)
 
@@ -94,7 +99,32 @@ def test_every_ismcts_variant_carries_the_searchs_version_or_its_own() -> None:
     for name in ISMCTS_BUDGETS:
         for game_name, _ in FINGERPRINTS:
             wanted = VARIANT_VERSIONS.get(name, SEARCH_VERSION)
+            if name in GAME_BUDGETS.get(game_name, {}):
+                wanted = GAME_BUDGET_VERSION
             assert REGISTRY.bot(name, game_name).version == wanted, name
+
+
+def test_a_games_own_budget_is_the_general_search_with_that_budget_set() -> None:
+    """A game's own budget (``GAME_BUDGETS``) is the general variant tuned by parameters.
+
+    So its play is the search's, pinned by the fingerprints of the general and effort
+    budgets, and what it plays is reachable by the parameters ``docs/bots.md`` names.
+    """
+    assert GAME_BUDGET_VERSION not in {SEARCH_VERSION, *VARIANT_VERSIONS.values()}
+    for game_name, budgets in GAME_BUDGETS.items():
+        for name, (budget, _what) in budgets.items():
+            own = REGISTRY.bot(name, game_name)
+            general, _ = ISMCTS_BUDGETS[name]
+            assert own.parameters == budget != general
+            changed = {
+                field: value
+                for field, value in vars(budget).items()
+                if value != getattr(general, field)
+            }
+            assert set(changed) <= {"simulations", "effort", "horizon"}, changed
+            spelled = {k: "none" if v is None else str(v) for k, v in changed.items()}
+            generic = REGISTRY.bot(name, "lacorsa").with_parameters(**spelled)
+            assert generic.parameters == budget
 
 
 @pytest.mark.parametrize(("game_name", "players"), sorted(FINGERPRINTS))

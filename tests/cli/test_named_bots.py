@@ -98,7 +98,9 @@ def test_bots_json_lists_each_bots_parameters_and_defaults(
 ) -> None:
     code, out, _err = run(["bots", "--json"], capsys)
     assert code == 0
-    bots = {b["name"]: b for b in json.loads(out)["bots"]}
+    listed = json.loads(out)["bots"]
+    # Each name's registration for every game (a game may register its own beside it).
+    bots = {b["name"]: b for b in listed if b["games"] is None}
     parameters = {p["name"]: p for p in bots["ismcts-strong"]["parameters"]}
     assert parameters["simulations"]["default"] == 1000
     assert parameters["simulations"]["type"] == "int" and parameters["simulations"]["optional"]
@@ -108,6 +110,10 @@ def test_bots_json_lists_each_bots_parameters_and_defaults(
     code, out, _err = run(["bots", "--game", "lacorsa"], capsys)
     assert code == 0
     assert "parameters: ismcts-strong:simulations=1000,steps=none," in out
+    code, out, _err = run(["bots"], capsys)
+    assert code == 0
+    general = next(line for line in out.splitlines() if line.startswith("ismcts-strong "))
+    assert "every game but famous-500" in general
 
 
 def test_a_program_is_seated_by_command_or_by_path_without_a_plugin_file(

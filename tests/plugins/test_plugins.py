@@ -80,6 +80,40 @@ def test_registering_something_that_is_not_a_bot_is_refused() -> None:
     registry.add_bot(BotSpec(name="x", factory=lambda: None, description="", games=("b",)))  # type: ignore[arg-type, return-value]
 
 
+def test_a_bot_for_every_game_but_some_leaves_those_to_a_registration_of_their_own() -> None:
+    from racedeck.plugins import Registry
+
+    def spec(**where: object) -> BotSpec:
+        return BotSpec(name="x", factory=lambda: None, description="", **where)  # type: ignore[arg-type, return-value]
+
+    registry = Registry()
+    registry.add_bot(spec(excluded=("b",)))
+    registry.add_bot(spec(games=("b",)))
+    assert registry.bots[0].plays("a") and not registry.bots[0].plays("b")
+    assert [s.games for s in registry.bots if s.plays("b")] == [("b",)]
+    # What the first still plays is not free for another plugin, nor is "every game".
+    for taken in (spec(games=("a",)), spec(games=("b", "c")), spec(excluded=("a", "b"))):
+        with pytest.raises(PluginError, match="two plugins register a bot 'x'"):
+            registry.add_bot(taken)
+
+
+def test_famous_500_plays_its_own_search_budgets_and_other_games_the_general_ones() -> None:
+    registry = load_registry(entry_points=False)
+    for name in ("ismcts", "ismcts-strong"):
+        own = registry.bot(name, "famous-500")
+        assert own.games == ("famous-500",) and own.parameters.horizon == 20
+        general = registry.bot(name, "lacorsa")
+        assert general.games is None and general.excluded == ("famous-500",)
+        assert general.parameters.horizon is None and general.version != own.version
+    # ismcts-fast has no budget of its own there: a tenth of its time played far worse.
+    assert registry.bot("ismcts-fast", "famous-500").games is None
+    # A third-party plugin still cannot take the name for a game the built-ins cover.
+    with pytest.raises(PluginError, match="two plugins register a bot 'ismcts'"):
+        registry.add_bot(
+            BotSpec(name="ismcts", factory=lambda: None, description="", games=("famous-500",))  # type: ignore[arg-type, return-value]
+        )
+
+
 @pytest.mark.slow
 def test_the_example_package_installs_registers_and_plays(tmp_path: Path) -> None:
     env = install_into(EXAMPLE_PACKAGE, tmp_path / "site")

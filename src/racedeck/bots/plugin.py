@@ -42,6 +42,40 @@ ISMCTS_BUDGETS: dict[str, tuple[Budget, str]] = {
 }
 """The registered ISMCTS variants: name, budget, what the budget is."""
 
+GAME_BUDGETS: Mapping[str, Mapping[str, tuple[Budget, str]]] = MappingProxyType(
+    {
+        # Famous 500's playouts are long and its evaluation orders seven pairs of seats in
+        # ten from a horizon of 10, so playouts cut at 20 buy more than whole ones did
+        # (docs/bots.md, "Famous 500's own budgets", with the gates that chose these).
+        "famous-500": MappingProxyType(
+            {
+                "ismcts": (
+                    Budget(simulations=None, effort=2.5, horizon=20, rollout="heuristic"),
+                    "1750 forward-model steps a decision (effort 2.5), playouts cut at 20",
+                ),
+                "ismcts-strong": (
+                    Budget(
+                        simulations=None,
+                        effort=5,
+                        horizon=20,
+                        rollout="heuristic",
+                        bias_scale=STRONG_BIAS_SCALE,
+                    ),
+                    "3500 forward-model steps a decision (effort 5), playouts cut at 20",
+                ),
+            }
+        )
+    }
+)
+"""Budgets a game registers under a variant's name in place of ``ISMCTS_BUDGETS``'s.
+
+Each is registered for its game only, at ``GAME_BUDGET_VERSION``; the general budget is
+still reachable there by its parameters (``ismcts:simulations=200,effort=none,horizon=none``).
+"""
+
+GAME_BUDGET_VERSION = "6"
+"""The version of a game's own budget (``GAME_BUDGETS``): its play is not the general one's."""
+
 VARIANT_VERSIONS: Mapping[str, str] = MappingProxyType({"ismcts-strong": "4"})
 """Variants whose own play changed after the search's: ``ismcts-strong`` 4 takes 2.5
 times the game's progressive bias (``STRONG_BIAS_SCALE``), which changes its play in
@@ -56,22 +90,38 @@ nodes, the progressive bias (4 at every Detroit-Cleveland table) and deals read 
 bids; version 1 searched with decoupled UCB1 everywhere."""
 
 
+def _search(
+    name: str,
+    budget: Budget,
+    what: str,
+    version: str,
+    excluded: tuple[str, ...] = (),
+    games: tuple[str, ...] | None = None,
+) -> BotSpec:
+    """Return the spec of an ISMCTS variant: ``name`` searching within ``budget``."""
+    return BotSpec(
+        name=name,
+        factory=partial(Ismcts, budget),
+        description=f"information-set Monte Carlo tree search, {what}",
+        version=version,
+        games=games,
+        excluded=excluded,
+        reproducible=budget.seconds is None,
+        parameters=budget,
+        configure=Ismcts,
+    )
+
+
 @hookimpl
 def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
     """Register the random, ISMCTS and human bots for every game."""
     register(BotSpec(name="random", factory=RandomBot, description="uniform over legal actions"))
     for name, (budget, what) in ISMCTS_BUDGETS.items():
-        register(
-            BotSpec(
-                name=name,
-                factory=partial(Ismcts, budget),
-                description=f"information-set Monte Carlo tree search, {what}",
-                version=VARIANT_VERSIONS.get(name, SEARCH_VERSION),
-                reproducible=budget.seconds is None,
-                parameters=budget,
-                configure=Ismcts,
-            )
-        )
+        own = tuple(game for game, budgets in GAME_BUDGETS.items() if name in budgets)
+        register(_search(name, budget, what, VARIANT_VERSIONS.get(name, SEARCH_VERSION), own))
+        for game in own:
+            budget, what = GAME_BUDGETS[game][name]
+            register(_search(name, budget, what, GAME_BUDGET_VERSION, games=(game,)))
     register(
         BotSpec(
             name="human",

@@ -138,7 +138,9 @@ def bots(
         emit_json(BotsOutput(bots=[msgspec.convert(spec.to_json(), BotRow) for spec in specs]))
         return
     for spec in specs:
-        plays = ", ".join(spec.games) if spec.games else "every game"
+        plays = ", ".join(spec.games) if spec.games is not None else "every game"
+        if spec.excluded:
+            plays += f" but {', '.join(spec.excluded)}"
         typer.echo(f"{spec.name:<16} v{spec.version:<5} {plays:<28} {spec.description}")
         declared = spec.declared()
         if declared:

@@ -64,6 +64,8 @@ class BotRow(msgspec.Struct, kw_only=True):
     name: str
     version: str
     games: list[str] | None
+    excluded: list[str]
+    """With ``games`` null, the games another registration of the name plays."""
     description: str
     reproducible: bool
     parameters: list[ParameterRow]

@@ -198,8 +198,10 @@ def _accepts(parameter: Parameter) -> str:
 class BotSpec:
     """A registered bot: its name, what makes it, and which games it plays.
 
-    ``games`` of ``None`` means every game. Several specs may share a name when each
-    covers other games: every game's heuristic bot answers to ``heuristic``.
+    ``games`` of ``None`` means every game but those in ``excluded``. Several specs may
+    share a name when each covers other games: every game's heuristic bot answers to
+    ``heuristic``, and ``ismcts`` plays every game but those that register a budget of
+    their own under the name.
     ``time_limit`` is the bot's own limit in seconds per decision (``None``: the match's).
     ``reproducible`` is False for bots whose play a seed does not fix (a person, a
     wall-clock budget): re-running their matches cannot verify a log.
@@ -215,6 +217,8 @@ class BotSpec:
     description: str
     version: str = "1"
     games: tuple[str, ...] | None = None
+    excluded: tuple[str, ...] = ()
+    """With ``games`` None, the games left to another registration of the same name."""
     time_limit: float | None = None
     reproducible: bool = True
     parameters: Any = NO_PARAMETERS
@@ -260,7 +264,9 @@ class BotSpec:
 
     def plays(self, game: str) -> bool:
         """Return True when this bot can take a seat in ``game``."""
-        return self.games is None or game in self.games
+        if self.games is None:
+            return game not in self.excluded
+        return game in self.games
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready description of this bot."""
@@ -268,6 +274,7 @@ class BotSpec:
             "name": self.name,
             "version": self.version,
             "games": list(self.games) if self.games is not None else None,
+            "excluded": list(self.excluded),
             "description": self.description,
             "reproducible": self.reproducible,
             "parameters": [
