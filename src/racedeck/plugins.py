@@ -75,6 +75,11 @@ class Registry:
                 f"a plugin registers a bot named {spec.name!r}; a name is not empty and has"
                 " no ':' or '/' (they introduce parameters and programs)"
             )
+        if spec.excluded and spec.games is not None:
+            raise PluginError(
+                f"a plugin registers a bot {spec.name!r} for named games that also excludes "
+                "some: excluded is only for a bot of every game"
+            )
         for other in self.bots:
             if other.name == spec.name and _overlap(other, spec):
                 raise PluginError(f"two plugins register a bot {spec.name!r} for the same game")

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.bench_match_cost import general as general_budget
+from racedeck.bots.plugin import ISMCTS_BUDGETS
 from racedeck.core.bot import BotSpec
 from racedeck.core.errors import PluginError
 from racedeck.core.runner import run_match
@@ -95,6 +97,8 @@ def test_a_bot_for_every_game_but_some_leaves_those_to_a_registration_of_their_o
     for taken in (spec(games=("a",)), spec(games=("b", "c")), spec(excluded=("a", "b"))):
         with pytest.raises(PluginError, match="two plugins register a bot 'x'"):
             registry.add_bot(taken)
+    with pytest.raises(PluginError, match="excluded is only for a bot of every game"):
+        registry.add_bot(spec(games=("c",), excluded=("d",)))
 
 
 def test_famous_500_plays_its_own_search_budgets_and_other_games_the_general_ones() -> None:
@@ -105,6 +109,9 @@ def test_famous_500_plays_its_own_search_budgets_and_other_games_the_general_one
         general = registry.bot(name, "lacorsa")
         assert general.games is None and general.excluded == ("famous-500",)
         assert general.parameters.horizon is None and general.version != own.version
+        # The general budget is a parameter away there, as docs/bots.md spells it.
+        spelled = registry.bot(general_budget(name, "famous-500"), "famous-500")
+        assert spelled.parameters == ISMCTS_BUDGETS[name][0] and spelled.version == own.version
     # ismcts-fast has no budget of its own there: a tenth of its time played far worse.
     assert registry.bot("ismcts-fast", "famous-500").games is None
     # A third-party plugin still cannot take the name for a game the built-ins cover.

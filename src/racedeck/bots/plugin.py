@@ -120,8 +120,8 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
         own = tuple(game for game, budgets in GAME_BUDGETS.items() if name in budgets)
         register(_search(name, budget, what, VARIANT_VERSIONS.get(name, SEARCH_VERSION), own))
         for game in own:
-            budget, what = GAME_BUDGETS[game][name]
-            register(_search(name, budget, what, GAME_BUDGET_VERSION, games=(game,)))
+            game_budget, game_what = GAME_BUDGETS[game][name]
+            register(_search(name, game_budget, game_what, GAME_BUDGET_VERSION, games=(game,)))
     register(
         BotSpec(
             name="human",
