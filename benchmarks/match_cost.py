@@ -10,16 +10,31 @@ measured in the same run, before and after, as the yardstick of the machine's sp
     PYTHONPATH=src:. python -m benchmarks.match_cost --bot ismcts --bot ismcts-fast
     PYTHONPATH=src:. python -m benchmarks.match_cost --bot 'ismcts:simulations=200' \\
         --game lacorsa --players 2 --players 6
+
+With ``--against REV`` each match is played by today's tree and by revision ``REV``'s
+(unpacked from git, as ``benchmarks.baseline`` does), each in a fresh process, the two
+alternated ``--runs`` times; the medians are printed side by side with whether the two
+matches ended in the same places and scores (the same play, where the bot's version did
+not change). Only registered bot names are taken there: an older tree may not read
+parameters.
+
+    PYTHONPATH=src:. python -m benchmarks.match_cost --against d1d5eae --bot ismcts
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from benchmarks import lacorsa_reference
+from benchmarks.baseline import ROOT, environment, unpack
 from racedeck.bots.named import resolve
 from racedeck.core.runner import run_match
 from racedeck.plugins import load_registry
@@ -39,6 +54,75 @@ def match_seconds(game_name: str, bot: str, players: int, seed: int = 1) -> floa
     start = time.process_time()
     run_match(game, options, seats, seed)
     return time.process_time() - start
+
+
+MATCH = r"""
+import json, sys, time
+from racedeck.core.runner import run_match
+from racedeck.plugins import load_registry
+
+name, bot, players, seed, raw = sys.argv[1:6]
+registry = load_registry(entry_points=False)
+game = registry.game(name)
+seats = [registry.bot(bot, name)] + [registry.bot("heuristic", name)] * (int(players) - 1)
+options = game.parse_options(json.loads(raw))
+start = time.process_time()
+outcome = run_match(game, options, seats, int(seed))
+seconds = time.process_time() - start
+print(json.dumps([seconds, list(outcome.result.ranks), list(outcome.result.scores)]))
+"""
+"""One match of a registered bot against the heuristic, in whichever tree runs it: its
+processor seconds, places and scores as JSON."""
+
+
+def tree_match(tree: Path, game_name: str, bot: str, players: int, seed: int) -> tuple[float, str]:
+    """Return the processor seconds of one match played by ``tree``'s engine, and its end.
+
+    A fresh process each time, so neither tree measures what another match left behind.
+    """
+    options = json.dumps(ONE_RACE.get(game_name, {}))
+    done = subprocess.run(
+        [sys.executable, "-c", MATCH, game_name, bot, str(players), str(seed), options],
+        cwd=tree,
+        env=environment(tree),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    seconds, ranks, scores = json.loads(done.stdout)
+    return float(seconds), json.dumps([ranks, scores])
+
+
+def against(revision: str, cases: Sequence[tuple[str, int, str]], seed: int, runs: int) -> int:
+    """Print each case's median seconds a match in ``revision``'s tree and today's."""
+    with tempfile.TemporaryDirectory(prefix="racedeck-engine-") as folder:
+        try:
+            then = unpack(revision, Path(folder) / "tree")
+        except LookupError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        print(f"plain loop: {plain_loop_rate():,.0f} races a second (before)")
+        print(f"| game | players | bot | {revision} (s) | today (s) | times faster | same end |")
+        print("|---|---|---|---|---|---|---|")
+        for game_name, players, bot in cases:
+            old: list[float] = []
+            new: list[float] = []
+            ends: set[str] = set()
+            for _ in range(runs):  # alternated, so a busy minute falls on both
+                for tree, times in ((then, old), (ROOT, new)):
+                    seconds, end = tree_match(tree, game_name, bot, players, seed)
+                    times.append(seconds)
+                    ends.add(end)
+            before, after = statistics.median(old), statistics.median(new)
+            same = "yes" if len(ends) == 1 else "no"
+            faster = f"{before / after:.2f}" if after > 0 else "-"
+            print(
+                f"| {game_name} | {players} | `{bot}` | {before:.2f} | {after:.2f} "
+                f"| {faster} | {same} |",
+                flush=True,
+            )
+        print(f"plain loop: {plain_loop_rate():,.0f} races a second (after)")
+    return 0
 
 
 def plain_loop_rate(races: int = 300) -> float:
@@ -61,8 +145,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game", action="append", default=[])
     parser.add_argument("--players", type=int, action="append", default=[])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--against", metavar="REV", help="also play each match in this revision")
+    parser.add_argument("--runs", type=int, default=3, help="with --against: runs of each side")
     args = parser.parse_args(argv)
     bots = args.bot or ["ismcts-fast", "ismcts", "ismcts-strong"]
+    if args.against:
+        cases = [
+            (game_name, players, bot)
+            for game_name in args.game or GAMES
+            for players in args.players or tables(game_name)
+            for bot in bots
+        ]
+        return against(args.against, cases, args.seed, args.runs)
     before = plain_loop_rate()
     print(f"plain loop: {before:,.0f} races a second (before)")
     print("| game | players | bot | seconds a match |")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from benchmarks import bench_match_cost, match_cost
 from benchmarks.harness import (
     Benchmark,
@@ -56,3 +58,38 @@ def test_a_ratio_of_slow_matches_gives_seconds_a_match_on_each_side() -> None:
     fast = Benchmark("fold", "events", lambda: 1)
     line = ratio_line(RatioMeasurement(Ratio("fold", fast, fast), (30_000.0,), (10_000.0,)))
     assert "(30,000 against 10,000 events/s;" in line
+
+
+def test_a_match_played_in_a_tree_of_its_own_ends_as_one_played_here() -> None:
+    """``--against`` plays each side in a fresh process of its tree: the same match."""
+    import json
+
+    from racedeck.core.runner import run_match
+    from racedeck.plugins import load_registry
+
+    seconds, end = match_cost.tree_match(match_cost.ROOT, "lacorsa", "heuristic", 2, 5)
+    registry = load_registry(entry_points=False)
+    game = registry.game("lacorsa")
+    here = run_match(
+        game, game.parse_options({"races": 1}), [registry.bot("heuristic", "lacorsa")] * 2, 5
+    )
+    assert seconds > 0
+    assert json.loads(end) == [list(here.result.ranks), list(here.result.scores)]
+
+
+def test_against_a_revision_prints_both_sides_and_whether_they_ended_alike(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert match_cost.against("HEAD", [("lacorsa", 2, "heuristic")], 1, 1) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "| lacorsa |" in line)
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[:3] == ["lacorsa", "2", "`heuristic`"] and cells[-1] == "yes"
+    assert float(cells[3]) >= 0 and float(cells[4]) >= 0
+
+
+def test_against_a_revision_git_does_not_know_says_so_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert match_cost.main(["--against", "no-such-revision", "--game", "lacorsa"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no-such-revision" in err
