@@ -27,6 +27,10 @@ class Benchmark:
     """The rate (units a second) it must reach, if the project promises one."""
     per_unit: bool = False
     """Report seconds a unit rather than units a second (for slow units: a search's match)."""
+    repeats: int | None = None
+    """At most this many timed runs and no warm-up (None: the run's repeats, after one
+    warm-up): for a unit that takes a minute of a core, such as a Detroit-Cleveland
+    search's match."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,8 @@ def measure_ratio(ratio: Ratio, repeats: int = 5) -> RatioMeasurement:
     """Warm both sides up, then time them one after the other ``repeats`` times."""
     ratio.reference.run()
     ratio.measured.run()
-    measured, reference = [], []
+    measured: list[float] = []
+    reference: list[float] = []
     for _ in range(repeats):
         for side, rates in ((ratio.reference, reference), (ratio.measured, measured)):
             start = time.perf_counter()
@@ -114,8 +119,14 @@ def ratio_line(m: RatioMeasurement) -> str:
 
 
 def measure(benchmark: Benchmark, repeats: int = 5) -> Measurement:
-    """Run ``benchmark`` once to warm up, then ``repeats`` times, and return the rates."""
-    benchmark.run()
+    """Run ``benchmark`` once to warm up, then ``repeats`` times, and return the rates.
+
+    A benchmark with its own ``repeats`` runs that many times at most, with no warm-up.
+    """
+    if benchmark.repeats is None:
+        benchmark.run()
+    else:
+        repeats = min(repeats, benchmark.repeats)
     rates = []
     for _ in range(repeats):
         start = time.perf_counter()

@@ -10,6 +10,7 @@ from benchmarks.harness import (
     Measurement,
     Ratio,
     RatioMeasurement,
+    measure,
     ratio_line,
     report_line,
 )
@@ -34,7 +35,15 @@ def test_make_bench_reports_seconds_a_match_between_two_runs_of_the_plain_loop()
     names = [b.name for b in found if isinstance(b, Benchmark)]
     assert names[0].startswith("plain loop") and names[-1].startswith("plain loop")
     assert "ismcts effort 1, horizon 20 vs heuristic: detroit-cleveland, 6 players" in names
-    assert len(names) == 2 + 7  # every game at two players and its largest table
+    # The registered ismcts and effort 1, each at every game's two players and largest table.
+    assert len(names) == 2 + 7 + 7
+    registered = {b.name: b for b in found if isinstance(b, Benchmark) and "registered" in b.name}
+    assert len(registered) == 7 and all(b.per_unit for b in registered.values())
+    # Detroit-Cleveland's search match takes a minute of a core: timed once, no warm-up.
+    assert {name for name, b in registered.items() if b.repeats == 1} == {
+        "ismcts (registered) vs heuristic: detroit-cleveland, 2 players",
+        "ismcts (registered) vs heuristic: detroit-cleveland, 6 players",
+    }
     # Famous 500's own budgets, each beside the general one: a tenth of the time or less.
     ratios = {r.name: r for r in found if isinstance(r, Ratio)}
     assert set(ratios) == {
@@ -48,6 +57,20 @@ def test_make_bench_reports_seconds_a_match_between_two_runs_of_the_plain_loop()
     slow = Benchmark("a match", "match", lambda: 1, per_unit=True)
     line = report_line(Measurement(slow, (0.5, 0.25, 2.0)))
     assert "2.00 s/match" in line and "(min 0.50, max 4.00)" in line
+
+
+def test_a_benchmark_with_its_own_repeats_runs_that_often_and_is_not_warmed_up() -> None:
+    runs: list[int] = []
+
+    def once() -> int:
+        runs.append(1)
+        return 1
+
+    assert len(measure(Benchmark("slow", "match", once, per_unit=True, repeats=1), 5).rates) == 1
+    assert len(runs) == 1
+    runs.clear()
+    assert len(measure(Benchmark("usual", "match", once), 3).rates) == 3
+    assert len(runs) == 1 + 3  # a warm-up, then the repeats
 
 
 def test_a_ratio_of_slow_matches_gives_seconds_a_match_on_each_side() -> None:
