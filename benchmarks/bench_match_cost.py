@@ -3,9 +3,9 @@
 For every game at two players and at its largest table, one match (``benchmarks.match_cost``)
 of the registered ``ismcts`` in seat 0 against the heuristic, and the same of
 ``EFFORT_BOT``, timed between two runs of the plain LACORSA loop in the same run: the loop
-says how fast the machine was. Detroit-Cleveland's ``ismcts`` match takes a minute of a
-core or more (``docs/bots.md``, "Budgets of effort"), so it is timed once
-(``ONCE``), with no warm-up.
+says how fast the machine was. Detroit-Cleveland's ``ismcts`` match takes about a minute
+of a core at two players and a quarter of that at six (``docs/bots.md``, "Where each game
+stands against a tenth"), so it is timed once (``ONCE``), with no warm-up.
 
 Where a game registers its own budgets (``GAME_BUDGETS``: Famous 500), each variant's
 match with its own budget is timed beside the same match with the general budget, the
@@ -27,7 +27,7 @@ PLAIN_LOOP_RACES = 300
 EFFORT_BOT = "ismcts:simulations=none,effort=1,horizon=20"
 """The cheaper search timed beside the registered one: effort 1, playouts cut at 20 steps."""
 ONCE = frozenset({"detroit-cleveland"})
-"""The games whose registered ``ismcts`` match is timed once: a minute of a core or more."""
+"""The games whose registered ``ismcts`` match is timed once: up to a minute of a core."""
 
 
 def _one_match(game: str, bot: str, players: int) -> int:

@@ -39,7 +39,7 @@ def test_make_bench_reports_seconds_a_match_between_two_runs_of_the_plain_loop()
     assert len(names) == 2 + 7 + 7
     registered = {b.name: b for b in found if isinstance(b, Benchmark) and "registered" in b.name}
     assert len(registered) == 7 and all(b.per_unit for b in registered.values())
-    # Detroit-Cleveland's search match takes a minute of a core: timed once, no warm-up.
+    # Detroit-Cleveland's search match takes up to a minute of a core: timed once, no warm-up.
     assert {name for name, b in registered.items() if b.repeats == 1} == {
         "ismcts (registered) vs heuristic: detroit-cleveland, 2 players",
         "ismcts (registered) vs heuristic: detroit-cleveland, 6 players",
