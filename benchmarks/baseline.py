@@ -70,8 +70,11 @@ def environment(tree: Path) -> dict[str, str]:
 def unpack(revision: str, into: Path) -> Path:
     """Unpack ``revision``'s ``src`` and ``benchmarks`` into ``into``; return the tree.
 
-    Raises ``LookupError`` when git or the revision is not there.
+    Raises ``LookupError`` when git or the revision is not there, or when ``revision``
+    reads as an option (``--output=...`` would have git write a file of its choosing).
     """
+    if not revision or revision.startswith("-"):
+        raise LookupError(f"{revision!r} is not a git revision")
     try:
         archive = subprocess.run(
             ["git", "-C", str(ROOT), "archive", revision, "src", "benchmarks"],

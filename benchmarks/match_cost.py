@@ -104,25 +104,35 @@ def against(revision: str, cases: Sequence[tuple[str, int, str]], seed: int, run
         print(f"plain loop: {plain_loop_rate():,.0f} races a second (before)")
         print(f"| game | players | bot | {revision} (s) | today (s) | times faster | same end |")
         print("|---|---|---|---|---|---|---|")
-        for game_name, players, bot in cases:
-            old: list[float] = []
-            new: list[float] = []
-            ends: set[str] = set()
-            for _ in range(runs):  # alternated, so a busy minute falls on both
-                for tree, times in ((then, old), (ROOT, new)):
-                    seconds, end = tree_match(tree, game_name, bot, players, seed)
-                    times.append(seconds)
-                    ends.add(end)
-            before, after = statistics.median(old), statistics.median(new)
-            same = "yes" if len(ends) == 1 else "no"
-            faster = f"{before / after:.2f}" if after > 0 else "-"
-            print(
-                f"| {game_name} | {players} | `{bot}` | {before:.2f} | {after:.2f} "
-                f"| {faster} | {same} |",
-                flush=True,
-            )
+        try:
+            rows(then, cases, seed, runs)
+        except subprocess.CalledProcessError as exc:
+            lines = (exc.stderr or "").strip().splitlines() or ["no message"]
+            print(f"a match failed in one of the trees: {lines[-1]}", file=sys.stderr)
+            return 2
         print(f"plain loop: {plain_loop_rate():,.0f} races a second (after)")
     return 0
+
+
+def rows(then: Path, cases: Sequence[tuple[str, int, str]], seed: int, runs: int) -> None:
+    """Print one row a case: the medians of ``runs`` alternated matches in each tree."""
+    for game_name, players, bot in cases:
+        old: list[float] = []
+        new: list[float] = []
+        ends: set[str] = set()
+        for _ in range(runs):  # alternated, so a busy minute falls on both
+            for tree, times in ((then, old), (ROOT, new)):
+                seconds, end = tree_match(tree, game_name, bot, players, seed)
+                times.append(seconds)
+                ends.add(end)
+        before, after = statistics.median(old), statistics.median(new)
+        same = "yes" if len(ends) == 1 else "no"
+        faster = f"{before / after:.2f}" if after > 0 else "-"
+        print(
+            f"| {game_name} | {players} | `{bot}` | {before:.2f} | {after:.2f} "
+            f"| {faster} | {same} |",
+            flush=True,
+        )
 
 
 def plain_loop_rate(races: int = 300) -> float:
@@ -138,6 +148,17 @@ def tables(game_name: str) -> tuple[int, ...]:
     return tuple(sorted({max(2, game.min_players), game.max_players}))
 
 
+def _positive(text: str) -> int:
+    """Parse a count of one or more, or refuse it in argparse's one line."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of one or more")
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Print seconds per match for each bot, game and table, with the plain loop's rate."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -146,7 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, action="append", default=[])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--against", metavar="REV", help="also play each match in this revision")
-    parser.add_argument("--runs", type=int, default=3, help="with --against: runs of each side")
+    parser.add_argument(
+        "--runs", type=_positive, default=3, help="with --against: runs of each side"
+    )
     args = parser.parse_args(argv)
     bots = args.bot or ["ismcts-fast", "ismcts", "ismcts-strong"]
     if args.against:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from benchmarks import bench_match_cost, match_cost
@@ -116,3 +118,30 @@ def test_against_a_revision_git_does_not_know_says_so_in_one_line(
     assert match_cost.main(["--against", "no-such-revision", "--game", "lacorsa"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no-such-revision" in err
+
+
+def test_a_revision_that_reads_as_an_option_is_refused_before_git_sees_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--output=FILE`` would have ``git archive`` write a file of the caller's choosing."""
+    target = tmp_path / "written"
+    assert match_cost.main([f"--against=--output={target}", "--game", "lacorsa"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a git revision" in err
+    assert not target.exists()
+
+
+def test_a_bot_the_older_tree_does_not_know_fails_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert match_cost.against("HEAD", [("lacorsa", 2, "no-such-bot")], 1, 1) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("a match failed in one of the trees")
+
+
+@pytest.mark.parametrize("runs", ["0", "-3", "many"])
+def test_runs_must_be_one_or_more(runs: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        match_cost.main(["--against", "HEAD", "--runs", runs])
+    assert stopped.value.code == 2
+    assert "one or more" in capsys.readouterr().err
