@@ -1,8 +1,9 @@
 """A log's entries as a game's events: decoding each, folding it, naming the line it is on.
 
-Every reader of a log goes through these: ``decode_event`` reads one event entry,
-``fold_event`` folds it (naming the line when the game refuses it), ``decoded`` and
-``fold_log`` walk a reader's entries with them.
+Every reader of a log goes through these: ``decode_event`` reads one event entry and
+``decode_action`` the action a decision line records, ``fold_event`` folds an event
+(naming the line when the game refuses it), ``decoded`` and ``fold_log`` walk a reader's
+entries with them.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import msgspec
 
 from racedeck.core.errors import LogError
 from racedeck.core.game import AnyGame
-from racedeck.core.log import LogEntry
+from racedeck.core.log import LogEntry, encode
 from racedeck.core.step import fold, folder
 
 
@@ -36,6 +37,28 @@ def decode_event(game: AnyGame, entry: LogEntry, path: str) -> Any:
         raise LogError(path, entry.line, f"not a {game.name} event: {exc}") from None
     except RecursionError:
         raise LogError(path, entry.line, f"not a {game.name} event: nested too deep") from None
+
+
+def decode_action(game: AnyGame, raw: bytes, path: str, line: int) -> Any:
+    """Return the action a decision line records, refusing one the writer would not write.
+
+    ``LogError`` names the line when ``raw`` is not an action of ``game`` or is not in
+    canonical form. The writer writes an action's canonical bytes (``encode``), and the
+    hash chain covers the bytes as written: the same action spelt otherwise (its fields in
+    another order, spaces between them) is a line no engine wrote, so it is refused like
+    any other edit.
+    """
+    try:
+        action = game.action_decoder.decode(raw)
+    except msgspec.DecodeError as exc:
+        raise LogError(path, line, f"not a {game.name} action: {exc}") from None
+    except RecursionError:
+        raise LogError(path, line, f"not a {game.name} action: nested too deep") from None
+    if encode(action) != raw:
+        raise LogError(
+            path, line, "the action is not in canonical form: the decision line was altered"
+        )
+    return action
 
 
 def decoded(

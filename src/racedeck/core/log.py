@@ -33,6 +33,7 @@ from racedeck.core.log_lines import (
     LOG_FORMAT,
     MAX_DEPTH,
     MAX_LINE,
+    NOTE_LINE,
     READABLE_FORMATS,
     TURN_PREFIX,
     DebugNote,
@@ -231,23 +232,56 @@ class LogReader:
         self.last_hash = header_hash(raw.rstrip(b"\n"))
         return header
 
-    def _note_line(self, lineno: int, line: _AnyLine, expected: int, last_hash: str) -> LogEntry:
+    def _note_line(
+        self, lineno: int, raw: bytes, line: _AnyLine, expected: int, last_hash: str
+    ) -> LogEntry:
         """Check a fault or debug line's place in the chain and return its entry.
 
-        On success ``last_hash`` becomes the line's hash.
+        The line must be exactly what the writer writes (``NOTE_LINE``, the payload's
+        canonical bytes): the hash covers only the payload, so a line spelt otherwise
+        (its fields reordered, spaces, a field added) is an edit the chain would not
+        show. On success ``last_hash`` becomes the line's hash.
         """
-        payload = bytes(line.fault if line.kind == "fault" else line.debug)
+        kind = line.kind
+        payload = bytes(line.fault if kind == "fault" else line.debug)
         last_hash = chain(last_hash, payload)
         if last_hash != line.hash:
-            raise self._fail(lineno, f"hash mismatch at a {line.kind} line: the log was altered")
+            raise self._fail(lineno, f"hash mismatch at a {kind} line: the log was altered")
         if line.seq != expected:
             raise self._fail(
                 lineno,
-                f"a {line.kind} line numbered {line.seq} after {expected} "
+                f"a {kind} line numbered {line.seq} after {expected} "
                 f"events (it must be {expected})",
             )
+        entry = self._note(lineno, line.seq, kind, payload)
+        note = entry.fault if entry.fault is not None else entry.debug
+        name = kind.encode()
+        written = NOTE_LINE % (name, line.seq, line.hash.encode(), name, encode(note))
+        if raw != written + b"\n":
+            raise self._fail(lineno, f"the {kind} line is not in canonical form: it was altered")
         self.last_hash = last_hash
-        return self._note(lineno, line.seq, line.kind, payload)
+        return entry
+
+    def _event_line(
+        self, lineno: int, raw: bytes, line: _AnyLine, expected: int, last_hash: str
+    ) -> LogEntry:
+        """Check a format 1 or 2 log's event line and return its entry.
+
+        Its number must follow, its hash chain the payload, and the line be exactly what
+        the writer writes (``NOTE_LINE``). On success ``last_hash`` becomes the line's hash.
+        """
+        payload = bytes(line.event)
+        seq = line.seq
+        if seq != expected:
+            raise self._fail(lineno, f"expected event {expected}, found {seq}")
+        last_hash = chain(last_hash, payload)
+        if last_hash != line.hash:
+            what = "the header or event 0" if seq == 0 else f"event {seq}"
+            raise self._fail(lineno, f"hash mismatch at event {seq}: {what} was altered")
+        if raw != NOTE_LINE % (b"event", seq, line.hash.encode(), b"event", payload) + b"\n":
+            raise self._fail(lineno, "the event line is not in canonical form: it was altered")
+        self.last_hash = last_hash
+        return LogEntry(lineno, seq, payload, None)
 
     def _note(self, lineno: int, seq: int, kind: str, payload: bytes) -> LogEntry:
         """Decode a fault or debug line's payload into its entry."""
@@ -309,21 +343,13 @@ class LogReader:
                     expected_seq += len(events)
                     self.events_read = expected_seq
                 elif kind == "event" and not decisions:
-                    payload = bytes(line.event)
-                    if line.seq != expected_seq:
-                        raise self._fail(lineno, f"expected event {expected_seq}, found {line.seq}")
-                    last_hash = chain(last_hash, payload)
-                    if last_hash != line.hash:
-                        what = "the header or event 0" if line.seq == 0 else f"event {line.seq}"
-                        raise self._fail(
-                            lineno, f"hash mismatch at event {line.seq}: {what} was altered"
-                        )
-                    self.last_hash = last_hash
+                    entry = self._event_line(lineno, raw, line, expected_seq, last_hash)
+                    last_hash = self.last_hash
                     expected_seq += 1
                     self.events_read = expected_seq
-                    yield LogEntry(lineno, line.seq, payload, None)
+                    yield entry
                 elif kind in ("fault", "debug"):
-                    entry = self._note_line(lineno, line, expected_seq, last_hash)
+                    entry = self._note_line(lineno, raw, line, expected_seq, last_hash)
                     last_hash = self.last_hash
                     if entry.fault is not None:
                         faults.append(entry)

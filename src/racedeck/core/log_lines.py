@@ -174,6 +174,11 @@ def encode(value: Any) -> bytes:
 TURN_PREFIX = b'{"kind":"turn","seq":%d,"hash":"%s",'
 """How a turn line begins; the hash chains the rest of the line (``turn_body``)."""
 
+NOTE_LINE = b'{"kind":"%s","seq":%d,"hash":"%s","%s":%s}'
+"""How a fault, debug or (formats 1 and 2) event line is written: its kind, its number,
+its hash, and its payload under the kind's name again (``fault``, ``debug``, ``event``).
+The hash chains the payload alone, so a reader checks the rest of the line against this."""
+
 
 def turn_body(actor: int, action: bytes | None, events: bytes) -> bytes:
     """Return the part of a turn line its hash covers: seat, action and events, as written.

@@ -7,6 +7,7 @@ from typing import IO, Any
 from racedeck.core.hashing import chain, header_hash
 from racedeck.core.log_lines import (
     LOG_FORMAT,
+    NOTE_LINE,
     TURN_PREFIX,
     DebugNote,
     Fault,
@@ -42,10 +43,7 @@ class LogWriter:
     def event(self, event_bytes: bytes) -> None:
         """Write one event, given as its canonical bytes."""
         self._hash = chain(self._hash, event_bytes)
-        self._write(
-            b'{"kind":"event","seq":%d,"hash":"%s","event":%s}'
-            % (self._seq, self._hash.encode(), event_bytes)
-        )
+        self._write(NOTE_LINE % (b"event", self._seq, self._hash.encode(), b"event", event_bytes))
         self._seq += 1
 
     def turn(self, actor: int, action: bytes | None, events: list[bytes]) -> None:
@@ -80,19 +78,13 @@ class LogWriter:
         """Write a fault line, chained like an event but not folded into the state."""
         raw = encode(fault)
         self._hash = chain(self._hash, raw)
-        self._write(
-            b'{"kind":"fault","seq":%d,"hash":"%s","fault":%s}'
-            % (self._seq, self._hash.encode(), raw)
-        )
+        self._write(NOTE_LINE % (b"fault", self._seq, self._hash.encode(), b"fault", raw))
 
     def debug(self, note: DebugNote) -> None:
         """Write a bot's debug note, chained like an event but not folded into the state."""
         raw = encode(note)
         self._hash = chain(self._hash, raw)
-        self._write(
-            b'{"kind":"debug","seq":%d,"hash":"%s","debug":%s}'
-            % (self._seq, self._hash.encode(), raw)
-        )
+        self._write(NOTE_LINE % (b"debug", self._seq, self._hash.encode(), b"debug", raw))
 
     def result(self, line: ResultLine) -> None:
         """Write the result line that marks the log complete, chained to the line before.

@@ -22,7 +22,7 @@ import msgspec
 
 from racedeck.core.bot import BotSpec
 from racedeck.core.catalogue import Catalogue
-from racedeck.core.entries import decode_event, fold_event, fold_log
+from racedeck.core.entries import decode_action, decode_event, fold_event, fold_log
 from racedeck.core.errors import (
     LogError,
     RacedeckError,
@@ -187,7 +187,6 @@ def copy_prefix(
     decisions: list[Recorded] = []
     notes: list[LogEntry] = []
     state = initial
-    decode_action = game.action_decoder.decode
     for entry in reader:
         decision = entry.decision
         if decision is None:
@@ -201,10 +200,9 @@ def copy_prefix(
             decode_event(game, LogEntry(entry.line, entry.seq + n, raw, None), reader.path)
             for n, raw in enumerate(decision.events)
         ]
-        try:
-            action = None if decision.action is None else decode_action(decision.action)
-        except (msgspec.DecodeError, RecursionError) as exc:
-            raise LogError(reader.path, entry.line, f"not a {game.name} action: {exc}") from None
+        action = None
+        if decision.action is not None:
+            action = decode_action(game, decision.action, reader.path, entry.line)
         for event in events:
             state = fold_event(game, state, event, entry, reader.path)
         decisions.append(Recorded(decision.actor, action, events))

@@ -18,10 +18,8 @@ from collections import deque
 from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from racedeck.core.driver import Driver
-from racedeck.core.entries import UnfoldableEvent, decode_event
+from racedeck.core.entries import UnfoldableEvent, decode_action, decode_event
 from racedeck.core.errors import LogError
 from racedeck.core.game import AnyGame
 from racedeck.core.log import Decision, Header, LogEntry, LogReader, encode
@@ -67,7 +65,6 @@ class _Walk:
         # are all asked before any is resolved.
         self.pending: deque[tuple[int, int, Decision, Action | None]] = deque()
         self.broken: list[LogError] = []
-        self.decode_action = game.action_decoder.decode
         self.make: type[Turn[Any, Any]] = Turn
         """The class of the turns decisions are resolved in (``decisions`` sets it)."""
         self.forced = _forced_plays(self.header)
@@ -119,10 +116,7 @@ class _Walk:
                 path, line, f"a decision of {_who(decision.actor)} where seat {seat} is to act"
             )
         assert decision.action is not None
-        try:
-            action = self.decode_action(decision.action)
-        except (msgspec.DecodeError, RecursionError) as exc:
-            raise LogError(path, line, f"not a {self.game.name} action: {exc}") from None
+        action = decode_action(self.game, decision.action, path, line)
         # The engine's copy of the action, found by equality in C (``tuple.index``);
         # ``choose``'s own rule (the very type, equal) decides when that is unsure.
         try:
