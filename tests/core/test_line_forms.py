@@ -20,7 +20,16 @@ import pytest
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import LogError
 from racedeck.core.hashing import chain, header_hash
-from racedeck.core.log import TURN_PREFIX, LogReader, LogWriter, ResultLine, encode, seal_result
+from racedeck.core.log import (
+    TURN_PREFIX,
+    Fault,
+    LogReader,
+    LogWriter,
+    ResultLine,
+    encode,
+    seal_result,
+)
+from racedeck.core.log_lines import NOTE_LINE
 from racedeck.core.model import Action, Observation
 from racedeck.core.replay import copy_prefix
 from racedeck.core.rng import Rng
@@ -30,6 +39,7 @@ from racedeck.plugins import Registry
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 _TURN = re.compile(rb'^\{"kind":"turn","seq":(\d+),"hash":"[0-9a-f]+",(.*)$')
+_NOTE = re.compile(rb'^\{"kind":"(fault|debug)","seq":(\d+),"hash":"[0-9a-f]+","\w+":(.*)\}$')
 
 
 class _Noisy(Bot):
@@ -66,15 +76,20 @@ def _played(registry: Registry, path: Path, seats: list[BotSpec] | None = None) 
 
 
 def _rechained(lines: list[bytes]) -> bytes:
-    """Chain every turn line's hash again over its body, and seal the result, as a forger would."""
+    """Chain every line's hash again, and seal the result, as a forger would."""
     last = header_hash(lines[0])
     out = [lines[0]]
     for raw in lines[1:]:
         found = _TURN.match(raw)
+        note = _NOTE.match(raw)
         if found is not None:
             body = found[2]
             last = chain(last, body)
             raw = TURN_PREFIX % (int(found[1]), last.encode()) + body
+        elif note is not None:
+            kind, seq, payload = note.groups()
+            last = chain(last, payload)
+            raw = NOTE_LINE % (kind, int(seq), last.encode(), kind, payload)
         elif raw.startswith(b'{"kind":"result"'):
             result = msgspec.json.decode(raw, type=ResultLine)
             raw = encode(seal_result(last, msgspec.structs.replace(result, hash=last)))
@@ -198,3 +213,81 @@ def test_a_format_2_event_line_spelt_otherwise_is_refused(
     lines[at] = lines[at].replace(b'{"kind":"event",', b'{ "kind":"event",', 1)
     path.write_bytes(b"\n".join(lines) + b"\n")
     _refused(registry, path, at + 1, "the event line is not in canonical form")
+
+
+def _fault_line(seq: int, seat: int, bot: str, policy: str) -> bytes:
+    """A fault line as the writer writes it (its hash is set when the log is re-chained)."""
+    fault = Fault(seat=seat, bot=bot, reason="raised ValueError: forged", policy=policy)
+    return NOTE_LINE % (b"fault", seq, b"0" * 32, b"fault", encode(fault))
+
+
+def _decision_of(lines: list[bytes], seat: int, skip: int) -> int:
+    """The index of seat ``seat``'s decision after the first ``skip`` lines."""
+    by = b'"by":%d,' % seat
+    return next(n for n, raw in enumerate(lines) if n > skip and by in raw)
+
+
+def test_a_fault_line_added_before_a_seats_own_choice_is_refused(
+    registry: Registry, tmp_path: Path
+) -> None:
+    """Rule (docs/bots.md, the fault policy): under ``substitute`` "the first legal action
+    is played in the bot's place". A fault line added before a decision the seat's own bot
+    made (not the first legal action), re-chained, is refused at that decision."""
+    path = tmp_path / "match.jsonl"
+    lines = _played(registry, path, [registry.bot("heuristic", "lacorsa")] * 2)
+    game = registry.game("lacorsa")
+    replay = verify_log(registry, path).replay
+    assert not replay.faults
+    # Find a decision of seat 1 whose action is not its first legal action.
+    state = game.initial_state(game.parse_options({"races": 1}), 2)
+    at = -1
+    with LogReader(path) as reader:
+        for entry in reader:
+            decision = entry.decision
+            if decision is None:
+                continue
+            if decision.actor == 1 and at < 0:
+                first = encode(game.legal_actions(state, 1)[0])
+                if decision.action != first:
+                    at = entry.line - 1
+            for raw in decision.events:
+                state = game.evolve(state, game.event_decoder.decode(raw))
+    assert at > 0
+    seq = int(_TURN.match(lines[at])[1])  # type: ignore[index]
+    lines.insert(at, _fault_line(seq, 1, "heuristic", "substitute"))
+    path.write_bytes(_rechained(lines))
+    _not_verified(registry, path, at + 2, "the first legal action")
+
+
+def test_a_fault_line_under_another_policy_is_refused(registry: Registry, tmp_path: Path) -> None:
+    """A fault line says which policy handled it; one that differs from the header's
+    (a ``forfeit`` fault that did not end a ``substitute`` match) is refused where it is."""
+    path = tmp_path / "match.jsonl"
+    lines = _played(registry, path, [registry.bot("random", "lacorsa")] * 2)
+    at = _decision_of(lines, 0, 3)
+    seq = int(_TURN.match(lines[at])[1])  # type: ignore[index]
+    lines.insert(at, _fault_line(seq, 0, "random", "forfeit"))
+    path.write_bytes(_rechained(lines))
+    _refused(registry, path, at + 1, "a fault handled by the 'forfeit' policy")
+
+
+class _NoStart(Bot):
+    """Fails to start: the substitute plays every one of its decisions."""
+
+    def start_match(self, game: str, seat: int, players: int, options: object) -> None:
+        raise RuntimeError("cannot start")
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        raise AssertionError("never asked")
+
+
+def test_real_substituted_matches_verify(registry: Registry, tmp_path: Path) -> None:
+    """The check holds no real match back: a bot that faults at a decision, and one that
+    never starts, each substituted, verify (and the faults are there to check)."""
+    for number, bot in enumerate((_Noisy, _NoStart)):
+        path = tmp_path / f"match-{number}.jsonl"
+        spec = BotSpec(name="failing", factory=bot, description="faults")
+        _played(registry, path, [spec, registry.bot("heuristic", "lacorsa")])
+        verified = verify_log(registry, path)
+        assert verified.whole
+        assert [fault.policy for fault in verified.replay.faults][:1] == ["substitute"]

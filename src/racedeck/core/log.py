@@ -254,7 +254,14 @@ class LogReader:
                 f"events (it must be {expected})",
             )
         entry = self._note(lineno, line.seq, kind, payload)
-        note = entry.fault if entry.fault is not None else entry.debug
+        fault = entry.fault
+        if fault is not None and fault.policy != self.header.fault_policy:
+            raise self._fail(
+                lineno,
+                f"a fault handled by the {fault.policy!r} policy in a match played under "
+                f"{self.header.fault_policy!r}: the log was altered",
+            )
+        note = fault if fault is not None else entry.debug
         name = kind.encode()
         written = NOTE_LINE % (name, line.seq, line.hash.encode(), name, encode(note))
         if raw != written + b"\n":

@@ -22,7 +22,7 @@ from racedeck.core.driver import Driver
 from racedeck.core.entries import UnfoldableEvent, decode_action, decode_event
 from racedeck.core.errors import LogError
 from racedeck.core.game import AnyGame
-from racedeck.core.log import Decision, Header, LogEntry, LogReader, encode
+from racedeck.core.log import END_MATCH, Decision, Header, LogEntry, LogReader, encode
 from racedeck.core.model import ENGINE, Action
 from racedeck.core.rng import engine_stream
 from racedeck.core.shown import shown
@@ -69,6 +69,9 @@ class _Walk:
         """The class of the turns decisions are resolved in (``decisions`` sets it)."""
         self.forced = _forced_plays(self.header)
         """The actions a fork's header forces at its fork point, by seat, until checked."""
+        self.owed: dict[int, int] = {}
+        """Seats whose bot faulted under ``substitute`` and have not decided since: the line
+        of the fault, by seat (their next action must be the substitute's)."""
 
     def read(self) -> tuple[int, int, Decision] | None:
         """Return the next decision as ``(line, first event number, decision)``.
@@ -82,8 +85,11 @@ class _Walk:
                 decision = entry.decision
                 if decision is not None:
                     return entry.line, entry.seq, decision
-                if entry.fault is not None:
-                    replay.faults.append(entry.fault)
+                fault = entry.fault
+                if fault is not None:
+                    replay.faults.append(fault)
+                    if fault.policy == "substitute" and not fault.reason.startswith(END_MATCH):
+                        self.owed.setdefault(fault.seat, entry.line)
                 elif entry.debug is not None:
                     replay.debug.append(entry.debug)
         except LogError as exc:  # a bad line: what was read before it still replays
@@ -100,6 +106,8 @@ class _Walk:
             chosen = self.legal_action(line, seat, decision, legal)
             if seq >= self.prefix_end and seat in self.forced:
                 _check_forced(self.forced.pop(seat), decision, seat, self.path, line)
+            if self.owed:
+                self._check_substitute(seat, chosen, legal, line)
         except LogError as exc:
             self.broken.append(exc)
             return None
@@ -128,6 +136,25 @@ class _Walk:
         if chosen is None:
             raise LogError(path, line, f"seat {seat}'s action {shown(action)} is not legal there")
         return chosen
+
+    def _check_substitute(
+        self, seat: int, chosen: Action, legal: tuple[Action, ...], line: int
+    ) -> None:
+        """Refuse a seat's action after its fault unless it is the substitute's.
+
+        Under ``substitute`` a bot that fails (raises, overruns, answers what is not legal,
+        cannot be started) has the first legal action played for it: a fault line is
+        always followed, at the seat's next decision, by that action. Any other is a fault
+        line that was added, or an action that was changed.
+        """
+        fault_line = self.owed.pop(seat, None)
+        if fault_line is not None and chosen is not legal[0]:
+            raise LogError(
+                self.path,
+                line,
+                f"seat {seat}'s bot faulted on line {fault_line}, but its action is not the "
+                "substitute's (the first legal action): the log was altered",
+            )
 
     def engine_turn(self, state: Any, seq: int) -> Turn[Any, Any]:
         """Return the engine's turn at event ``seq``, decided again (as recorded in a prefix)."""
