@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from racedeck.core.errors import OptionError
@@ -133,6 +134,31 @@ def test_options_built_by_hand_are_checked_where_the_game_is_set_up(name: str) -
         game.initial_state(default, game.max_players + 1)
     with pytest.raises(OptionError, match="options must be"):
         game.initial_state(object(), game.min_players)
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY.games))
+def test_options_built_by_hand_with_a_value_of_the_wrong_type_are_refused(name: str) -> None:
+    """A struct built by hand is not checked against its fields' types; ``initial_state``
+    reads it back as its own type and refuses, naming the option, an ``int`` given a
+    float or a bool, a ``bool`` given a string, a choice given a value it does not list."""
+    game = REGISTRY.game(name)
+    default = game.parse_options({})
+    for field in msgspec.structs.fields(game.options_type):
+        value = getattr(default, field.name)
+        wrong: list[object] = []
+        if type(value) is int:
+            wrong = [1.5, True, str(value)]
+        elif type(value) is bool:
+            wrong = ["x", 1, None]
+        elif (
+            type(value) is str
+            and len({d.name: d for d in game.option_ranges}[field.name].values) > 1
+        ):
+            wrong = ["no such choice", 3]
+        for bad in wrong:
+            options = msgspec.structs.replace(default, **{field.name: bad})
+            with pytest.raises(OptionError, match=field.name):
+                game.initial_state(options, game.min_players)
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY.games))

@@ -161,6 +161,13 @@ class Game(abc.ABC, Generic[StateT, ActionT, EventT, ObservationT, OptionsT]):
                 f"{self.name}: options must be {self.options_type.__name__}, "
                 f"got {type(options).__name__}"
             )
+        # A struct built by hand is not checked against its fields' types (an ``int`` given
+        # 1.5 or True, a ``bool`` given "x", a choice given a value it does not list):
+        # read back as its own type, it is, exactly as ``parse_options`` would read it.
+        try:
+            msgspec.json.decode(msgspec.json.encode(options), type=self.options_type)
+        except (msgspec.ValidationError, msgspec.EncodeError) as exc:
+            raise OptionError(f"{self.name}: options: {exc}") from None
         self.check_options(options)
         self.check_players(options, players)
         return self.set_up(options, players)

@@ -14,6 +14,7 @@ from racedeck.core.log import LogWriter
 from racedeck.core.replay import replay_log
 from racedeck.core.runner import run_match
 from racedeck.games.detroit_cleveland.movement import reach
+from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions
 from racedeck.games.detroit_cleveland.render import render_track
 from racedeck.games.detroit_cleveland.rules import track_of
 from racedeck.games.detroit_cleveland.track import (
@@ -227,6 +228,34 @@ def test_a_log_on_a_built_in_track_records_its_hash() -> None:
     assert GAME.parse_options(msgspec.to_builtins(opts)) == opts
     with pytest.raises(OptionError, match="built-in track 'cleveland' has changed"):
         GAME.parse_options({"track": "cleveland", "track_hash": "0" * 32})
+
+
+def test_options_built_by_hand_play_the_match_their_log_replays(tmp_path: Path) -> None:
+    """Options need not come through ``parse_options`` (the Python API): built by hand,
+    without a track hash, they play the very match ``parse_options``' would, so the log
+    replays to the same state; a hash that is not the track's, or a track that is neither
+    built in nor carried, is refused before any play, naming the option."""
+    spec = REGISTRY.bot("random", GAME.name)
+    by_hand = DetroitClevelandOptions(races=1, track="cleveland")
+    parsed = GAME.parse_options({"races": 1, "track": "cleveland"})
+    assert by_hand.track_hash == "" and by_hand != parsed
+    buffer = io.BytesIO()
+    outcome = run_match(GAME, by_hand, [spec] * 2, 4, writer=LogWriter(buffer))
+    assert outcome.state == run_match(GAME, parsed, [spec] * 2, 4).state
+    replay = replay_log(REGISTRY, "hand.jsonl", stream=io.BytesIO(buffer.getvalue()))
+    assert replay.complete, replay.error
+    assert replay.state == outcome.state
+    carried = GAME.parse_options({"track": str(_user_track(tmp_path)), "races": 1})
+    GAME.initial_state(msgspec.structs.replace(carried, track_hash=""), 2)
+    refused = {
+        "has changed since": DetroitClevelandOptions(track_hash="0" * 32),
+        "does not match its track_hash": msgspec.structs.replace(carried, track_hash="0" * 32),
+        "unknown track 'oval.json'": DetroitClevelandOptions(track="oval.json"),
+        "unknown track 'monaco'": DetroitClevelandOptions(track="monaco"),
+    }
+    for why, bad in refused.items():
+        with pytest.raises(OptionError, match=why):
+            GAME.initial_state(bad, 2)
 
 
 def test_a_track_is_compiled_once_per_content(tmp_path: Path) -> None:

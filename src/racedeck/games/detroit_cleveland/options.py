@@ -60,6 +60,24 @@ def with_track(options: DetroitClevelandOptions) -> DetroitClevelandOptions:
     the file; a hash that no longer matches the track (altered data, or a built-in track
     changed since) is refused.
     """
+    if options.track_data is None and options.track not in BUILTIN_TRACKS:
+        if not options.track.endswith(".json"):
+            raise OptionError(_unknown_track(options.track))
+        track = read_track_file(options.track)
+        return replace(options, track_data=track, track_hash=track_hash(track))
+    digest = checked_track_hash(options)
+    if options.track_data is not None:
+        compile_track(options.track_data, f"track {options.track!r}")
+    return replace(options, track_hash=digest)
+
+
+def checked_track_hash(options: DetroitClevelandOptions) -> str:
+    """Return the hash of the track the options carry or name, once it matches theirs.
+
+    The track is ``track_data`` or a built-in track (a track file is read into
+    ``track_data`` by ``with_track``); a ``track_hash`` given (a logged match's) must be
+    that track's: one that is not was altered, or the built-in track changed since.
+    """
     if options.track_data is not None:
         digest = track_hash(options.track_data)
         if options.track_hash and options.track_hash != digest:
@@ -67,26 +85,29 @@ def with_track(options: DetroitClevelandOptions) -> DetroitClevelandOptions:
                 f"detroit-cleveland: track_data of track {options.track!r} does not match "
                 f"its track_hash {options.track_hash}: the track was altered"
             )
-        compile_track(options.track_data, f"track {options.track!r}")
-        return replace(options, track_hash=digest)
-    if options.track in BUILTIN_TRACKS:
-        digest = builtin_track_hash(options.track)
-        if options.track_hash and options.track_hash != digest:
-            raise OptionError(
-                f"detroit-cleveland: the built-in track {options.track!r} has changed since "
-                f"this match was set up (hash {options.track_hash}, now {digest})"
-            )
-        return replace(options, track_hash=digest)
-    if not options.track.endswith(".json"):
+        return digest
+    if options.track not in BUILTIN_TRACKS:
         raise OptionError(
-            f"detroit-cleveland: unknown track {options.track!r}; use a built-in track "
-            f"({', '.join(BUILTIN_TRACKS)}) or the path of a .json track file"
+            _unknown_track(options.track) + " (a track file is read by parse_options)"
         )
-    track = read_track_file(options.track)
-    return replace(options, track_data=track, track_hash=track_hash(track))
+    digest = builtin_track_hash(options.track)
+    if options.track_hash and options.track_hash != digest:
+        raise OptionError(
+            f"detroit-cleveland: the built-in track {options.track!r} has changed since "
+            f"this match was set up (hash {options.track_hash}, now {digest})"
+        )
+    return digest
+
+
+def _unknown_track(track: str) -> str:
+    return (
+        f"detroit-cleveland: unknown track {track!r}; use a built-in track "
+        f"({', '.join(BUILTIN_TRACKS)}) or the path of a .json track file"
+    )
 
 
 def check_options(options: DetroitClevelandOptions) -> None:
-    """Reject option values the rules cannot play."""
+    """Reject option values the rules cannot play, and a track they cannot name."""
+    checked_track_hash(options)
     if not 1 <= options.races <= 100:
         raise OptionError(f"detroit-cleveland: races must be 1 to 100, got {options.races}")

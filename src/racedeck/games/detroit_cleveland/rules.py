@@ -146,7 +146,9 @@ class DetroitCleveland(
     # Options ----------------------------------------------------------------------------
     def parse_options(self, raw: dict[str, Any]) -> DetroitClevelandOptions:
         """Build the options; a track file's content and hash are copied into them."""
-        return with_track(super().parse_options(raw))
+        options = with_track(self.convert_options(raw))
+        self.check_options(options)
+        return options
 
     def check_options(self, options: DetroitClevelandOptions) -> None:
         """Reject option values the rules cannot play."""

@@ -10,8 +10,14 @@ is ``race_preparation``.
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from racedeck.games.detroit_cleveland.data import STARTING_MONEY
-from racedeck.games.detroit_cleveland.options import DetroitClevelandOptions, track_of
+from racedeck.games.detroit_cleveland.options import (
+    DetroitClevelandOptions,
+    checked_track_hash,
+    track_of,
+)
 from racedeck.games.detroit_cleveland.state import DetroitClevelandState
 
 FIRST_DEALER = 0
@@ -19,8 +25,14 @@ FIRST_DEALER = 0
 
 
 def initial_state(options: DetroitClevelandOptions, players: int) -> DetroitClevelandState:
-    """Return the match before the first deal: $200,000 each, seat 0 deals first."""
+    """Return the match before the first deal: $200,000 each, seat 0 deals first.
+
+    Options built by hand may leave ``track_hash`` empty: the state takes the track's own,
+    as ``parse_options`` would have filled it in, so the match is the one its log replays.
+    """
     track_of(options)  # a track that cannot be compiled fails here, before any play
+    if not options.track_hash:
+        options = replace(options, track_hash=checked_track_hash(options))
     return DetroitClevelandState(
         options=options,
         players=players,
