@@ -11,6 +11,7 @@ it too: nothing deselects it; ``pytest -m "not slow"`` leaves it out while worki
 
 from __future__ import annotations
 
+import io
 import tomllib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -21,6 +22,8 @@ import pytest
 
 from racedeck.core.errors import OptionError
 from racedeck.core.game import AnyGame
+from racedeck.core.log import LogWriter
+from racedeck.core.replay import replay_log
 from racedeck.core.runner import run_match
 
 from .cases import REGISTRY
@@ -159,6 +162,19 @@ def test_options_built_by_hand_with_a_value_of_the_wrong_type_are_refused(name: 
             options = msgspec.structs.replace(default, **{field.name: bad})
             with pytest.raises(OptionError, match=field.name):
                 game.initial_state(options, game.min_players)
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY.games))
+def test_default_options_built_by_hand_play_a_match_that_replays(name: str) -> None:
+    """The options struct made with no arguments (as a Python user makes it) plays a match
+    whose log replays to the same state, though it skipped ``parse_options``."""
+    game = REGISTRY.game(name)
+    seats = [REGISTRY.bot("random", name)] * max(2, game.min_players)
+    buffer = io.BytesIO()
+    outcome = run_match(game, game.options_type(), seats, 1, writer=LogWriter(buffer))
+    replay = replay_log(REGISTRY, "hand.jsonl", stream=io.BytesIO(buffer.getvalue()))
+    assert replay.complete, replay.error
+    assert replay.state == outcome.state
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY.games))
