@@ -79,6 +79,23 @@ def test_typed_values_and_none_are_taken_too() -> None:
         ("ismcts", {"simulations": "none"}, "needs simulations, steps, effort or seconds"),
         ("ismcts", {"effort": "0"}, "effort must be positive"),
         ("ismcts", {"exploration": True}, "parameter exploration takes a number"),
+        # A limit every comparison fails (NaN), or none at all (inf), would never stop the
+        # search; an infinite weight makes UCB1's sums NaN.
+        (
+            "ismcts",
+            {"seconds": "nan", "simulations": "none"},
+            "seconds must be positive and finite",
+        ),
+        (
+            "ismcts",
+            {"seconds": "inf", "simulations": "none"},
+            "seconds must be positive and finite",
+        ),
+        ("ismcts", {"effort": "inf"}, "effort must be positive and finite"),
+        ("ismcts", {"exploration": "inf"}, "exploration must be 0 or more and finite"),
+        ("ismcts", {"exploration": "nan"}, "exploration must be 0 or more and finite"),
+        ("ismcts", {"bias": "inf"}, "bias must be 0 or more and finite"),
+        ("ismcts", {"bias_scale": "inf"}, "bias_scale must be 0 or more and finite"),
     ],
 )
 def test_a_bad_parameter_is_refused_with_one_line_naming_it(

@@ -6,6 +6,7 @@ share of a playout's reward that is the finishing place (``RANK_WEIGHT``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -116,8 +117,10 @@ class Budget:
             raise ValueError("an ISMCTS budget needs simulations, steps, effort or seconds")
         for name in ("simulations", "steps", "seconds", "effort"):
             limit = getattr(self, name)
-            if limit is not None and limit <= 0:
-                raise ValueError(f"{name} must be positive, got {limit}")
+            # ``not 0 < limit < inf`` also refuses NaN, which every comparison fails: a
+            # deadline of NaN seconds, or an infinite one, would never stop a search.
+            if limit is not None and not 0 < limit < math.inf:
+                raise ValueError(f"{name} must be positive and finite, got {limit}")
         if self.rollout not in ROLLOUTS:
             raise ValueError(
                 f"unknown rollout policy {self.rollout!r}; use random, heuristic or light"
@@ -128,12 +131,13 @@ class Budget:
             )
         if self.horizon is not None and self.horizon <= 0:
             raise ValueError(f"horizon must be positive, got {self.horizon}")
-        if self.bias is not None and not self.bias >= 0:
-            raise ValueError(f"bias must be 0 or more, got {self.bias}")
-        if not self.bias_scale >= 0:
-            raise ValueError(f"bias_scale must be 0 or more, got {self.bias_scale}")
-        if not self.exploration >= 0:
-            raise ValueError(f"exploration must be 0 or more, got {self.exploration}")
+        # An infinite weight turns UCB1's sums into inf - inf = NaN: refused with NaN.
+        if self.bias is not None and not 0 <= self.bias < math.inf:
+            raise ValueError(f"bias must be 0 or more and finite, got {self.bias}")
+        if not 0 <= self.bias_scale < math.inf:
+            raise ValueError(f"bias_scale must be 0 or more and finite, got {self.bias_scale}")
+        if not 0 <= self.exploration < math.inf:
+            raise ValueError(f"exploration must be 0 or more and finite, got {self.exploration}")
         for name in ("epsilon", "rank_weight"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} must be between 0 and 1, got {getattr(self, name)}")
