@@ -235,6 +235,25 @@ def test_bad_input_is_one_line_and_a_distinct_exit_code(
     assert not (tmp_path / "x.sqlite").exists()
 
 
+def test_no_more_workers_are_started_than_matches_to_play() -> None:
+    """A local pool starts all its workers at once: ``--workers 100000`` for a run of a few
+    matches must not start a hundred thousand processes, only as many as there are matches."""
+    from racedeck.tournament.plan import make_executor
+
+    with make_executor("local", 100_000, most=3) as running:
+        assert running.workers == 3
+    with make_executor("local", 2, most=50) as running:
+        assert running.workers == 2
+
+
+def test_a_gate_names_its_own_option_for_too_few_matches(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["gate", "lacorsa", "--candidate", "heuristic", "--baseline", "random"]
+    code, _out, err = run_cli([*args, "--max-matches", "0"], capsys)
+    assert code == EXIT_USAGE and "--max-matches must be at least 1" in err, err
+
+
 def test_a_pool_has_every_worker_before_any_match_so_a_dying_one_races_no_start() -> None:
     # Started one at a time as work came, a worker could start just as a bot took another
     # down: CPython's clean-up of the broken pool then died iterating its workers, and the

@@ -204,7 +204,9 @@ def run_command(
     )
     path = db or planned.default_db_path(spec)
     spec = planned.with_log_dir(spec, path)
-    running = planned.make_executor(executor, workers, ray_address, spec.plugins_dir)
+    running = planned.make_executor(
+        executor, workers, ray_address, spec.plugins_dir, most=spec.matches
+    )
     try:
         store = open_or_create(path, spec, json)
     except BaseException:
@@ -255,7 +257,9 @@ def resume_command(
             raise VersionMismatch(f"cannot resume {db}: {problem}")
     with (
         Store.open(db, lock=True) as store,
-        make_executor(executor, workers, ray_address, spec.plugins_dir) as running,
+        make_executor(
+            executor, workers, ray_address, spec.plugins_dir, most=spec.matches
+        ) as running,
     ):
         store.spec = spec
         play_store(store, running, json, report_every)

@@ -235,7 +235,9 @@ def play_gate(
     on_played = store.add_many if store is not None else None
     with (
         interrupts.sigterm_interrupts(),
-        make_executor(executor, workers, ray_address, spec.plugins_dir) as running,
+        make_executor(
+            executor, workers, ray_address, spec.plugins_dir, most=spec.matches
+        ) as running,
     ):
         try:
             return run_gate(

@@ -201,11 +201,18 @@ def _replace(spec: TournamentSpec, **changes: Any) -> TournamentSpec:
 
 
 def make_executor(
-    kind: str, workers: int | None, address: str | None = None, plugins_dir: str | None = None
+    kind: str,
+    workers: int | None,
+    address: str | None = None,
+    plugins_dir: str | None = None,
+    most: int | None = None,
 ) -> Executor:
     """Return the executor ``kind`` names with ``workers`` workers (CPU count by default).
 
     ``plugins_dir`` is the tournament's ``--plugins-dir``: Ray ships it to its nodes.
+    ``most`` is the most matches the run can play: a worker more than that would only be
+    started to idle (a local pool starts all of its workers at once, so ``--workers
+    100000`` for a few matches would start a hundred thousand processes).
     """
     if kind not in EXECUTORS:
         raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got {kind!r}")
@@ -213,6 +220,8 @@ def make_executor(
         raise UsageError(f"--workers must be at least 1, got {workers}")
     if address is not None and kind != "ray":
         raise UsageError("--ray-address needs --executor ray")
+    if workers is not None and most is not None:
+        workers = min(workers, max(1, most))
     if kind == "ray":
         from racedeck.tournament.ray_executor import RayExecutor  # only with the extra
 

@@ -75,7 +75,8 @@ class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
         if self.format == "gauntlet" and len(self.bots) < 2:
             raise UsageError("a gauntlet needs a candidate and at least one other --bot")
         if self.matches < 1:
-            raise UsageError(f"--matches must be at least 1, got {self.matches}")
+            option = "--max-matches" if self.format == "gate" else "--matches"
+            raise UsageError(f"{option} must be at least 1, got {self.matches}")
         if self.time_limit is not None and not self.time_limit > 0:
             raise UsageError(
                 f"--time-limit must be a positive number of seconds, got {self.time_limit}"
