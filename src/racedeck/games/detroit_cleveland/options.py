@@ -80,22 +80,22 @@ def checked_track_hash(options: DetroitClevelandOptions) -> str:
     """
     if options.track_data is not None:
         digest = track_hash(options.track_data)
-        if options.track_hash and options.track_hash != digest:
-            raise OptionError(
-                f"detroit-cleveland: track_data of track {options.track!r} does not match "
-                f"its track_hash {options.track_hash}: the track was altered"
-            )
-        return digest
-    if options.track not in BUILTIN_TRACKS:
+        altered = (
+            f"track_data of track {options.track!r} does not match its track_hash "
+            f"{options.track_hash}: the track was altered"
+        )
+    elif options.track in BUILTIN_TRACKS:
+        digest = builtin_track_hash(options.track)
+        altered = (
+            f"the built-in track {options.track!r} has changed since this match was set up "
+            f"(hash {options.track_hash}, now {digest})"
+        )
+    else:
         raise OptionError(
             _unknown_track(options.track) + " (a track file is read by parse_options)"
         )
-    digest = builtin_track_hash(options.track)
     if options.track_hash and options.track_hash != digest:
-        raise OptionError(
-            f"detroit-cleveland: the built-in track {options.track!r} has changed since "
-            f"this match was set up (hash {options.track_hash}, now {digest})"
-        )
+        raise OptionError(f"detroit-cleveland: {altered}")
     return digest
 
 
