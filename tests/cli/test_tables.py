@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from racedeck.cli.output import _Cleaning
 from racedeck.cli.tables import print_standings_table
 from racedeck.tournament.record import MatchRecord
 from racedeck.tournament.report import standings_table
@@ -20,8 +21,7 @@ class Terminal(io.StringIO):
         return True
 
 
-def standings() -> object:
-    bots = ("amy", "bob", "cid")
+def standings(bots: tuple[str, ...] = ("amy", "bob", "cid")) -> object:
     records = [
         MatchRecord(
             index=i,
@@ -50,6 +50,23 @@ def test_a_terminal_gets_boxed_tables_with_the_same_figures() -> None:
     for name in ("amy", "bob", "cid"):
         assert name in drawn and name in plain
     assert "───" not in plain
+
+
+def test_behind_the_cleaning_of_stdout_rich_draws_in_its_own_escapes_and_cleans_the_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every command's stdout passes ``clean`` (``output.cleaned``), which would show rich's
+    own escape sequences as text (``\x1b[1m``); the tables go to the stream under it, and
+    what they show is cleaned before rich draws it: a name's escape stays harmless text."""
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    terminal = Terminal()
+    table = standings(("amy", "bob", "evil\x1b[2J"))
+    print_standings_table(table, _Cleaning(terminal))  # type: ignore[arg-type]
+    drawn = terminal.getvalue()
+    assert "\x1b[1m" in drawn, "rich drew no style: the test would prove nothing"
+    assert "\\x1b[1m" not in drawn
+    assert "evil\\x1b[2J" in drawn and "\x1b[2J" not in drawn
 
 
 def test_off_a_terminal_the_command_prints_the_plain_table(

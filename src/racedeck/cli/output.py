@@ -128,6 +128,15 @@ class _Cleaning(io.TextIOBase):
         return getattr(self._inner, "encoding", "utf-8")
 
 
+def uncleaned(stream: TextIO) -> TextIO:
+    """Return the stream under ``cleaned``'s wrapper, for a writer that cleans its own text.
+
+    rich draws its tables with escape sequences of its own, which ``clean`` would show as
+    text; it writes to this stream, and every cell it draws is ``clean``ed first.
+    """
+    return stream._inner if isinstance(stream, _Cleaning) else stream
+
+
 @contextlib.contextmanager
 def cleaned() -> Iterator[None]:
     """While the block runs, everything written to ``sys.stdout`` is ``clean``ed."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from racedeck.cli.output import clean, uncleaned
 from racedeck.tournament.report import (
     bot_rows,
     crosstable_rows,
@@ -24,13 +25,16 @@ def print_standings_table(standings: Standings, stream: TextIO) -> None:
     """Draw the standings, the pairings and the results by seat on ``stream`` with rich."""
     from rich.console import Console
 
+    # rich's own escape sequences go straight to the terminal; every text it is given is
+    # ``clean``ed first (``_table``, ``_say``), as ``cleaned`` would have done.
+    stream = uncleaned(stream)
     console = Console(file=stream, highlight=False)
     widest = max(_width(rows) for rows in (bot_rows(standings), head_to_head_rows(standings)))
     if widest > console.width:
         # A row cut to fit would hide a figure: wider than the terminal, it wraps instead.
         console = Console(file=stream, highlight=False, width=widest)
     score = standings.score
-    console.print(headline(standings), markup=False)
+    console.print(clean(headline(standings)), markup=False)
     console.print(
         _table(
             bot_rows(standings),
@@ -40,8 +44,10 @@ def print_standings_table(standings: Standings, stream: TextIO) -> None:
     )
     if standings.upsets:
         console.print(
-            f"{score.name} do not decide a match on their own: in {standings.upsets} of"
-            f" {standings.recorded - standings.errors} matches the winner had not the best",
+            clean(
+                f"{score.name} do not decide a match on their own: in {standings.upsets} of"
+                f" {standings.recorded - standings.errors} matches the winner had not the best"
+            ),
             markup=False,
         )
     gauntlet = standings.spec.bots[0] if standings.spec.format == "gauntlet" else None
@@ -56,7 +62,7 @@ def print_standings_table(standings: Standings, stream: TextIO) -> None:
     if standings.failures:
         console.print("failures (first ones):", markup=False)
         for line in standings.failures:
-            console.print(f"  {line}", markup=False)
+            console.print(clean(f"  {line}"), markup=False)
 
 
 def _width(rows: list[list[str]]) -> int:
@@ -72,14 +78,14 @@ def _table(rows: list[list[str]], title: str = "", caption: str = "", left: int 
     from rich.text import Text
 
     table = Table(
-        title=title or None,
-        caption=caption or None,
+        title=Text(clean(title)) if title else None,
+        caption=Text(clean(caption)) if caption else None,
         title_justify="left",
         caption_justify="left",
         box=box.SIMPLE_HEAD,
     )
     for i, name in enumerate(rows[0]):
-        table.add_column(Text(name), justify="left" if i < left else "right", no_wrap=True)
+        table.add_column(Text(clean(name)), justify="left" if i < left else "right", no_wrap=True)
     for row in rows[1:]:
-        table.add_row(*(Text(cell) for cell in row))
+        table.add_row(*(Text(clean(cell)) for cell in row))
     return table
