@@ -123,7 +123,7 @@ def _played(
 
     spec = with_log_dir(spec, path)
     if path.exists():
-        store = Store.open(path)
+        store = Store.open(path, write=True)
         if store.spec != spec:
             store.close()
             raise UsageError(f"{path} holds another tournament; choose another db")

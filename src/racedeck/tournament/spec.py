@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import msgspec
@@ -16,6 +17,13 @@ KEEP_LOGS: tuple[str, ...] = ("none", "all", "failures")
 
 LOG_COMPRESSIONS: tuple[str, ...] = ("gzip", "none")
 """How kept logs are stored: ``match-N.jsonl.gz``, or plain ``match-N.jsonl``."""
+
+
+MAX_SEATS = 100
+"""The most seats a tournament's table may have (no game takes more than a few)."""
+
+MAX_TABLES = 1_000_000
+"""The most different tables (groups of bots) a schedule lists."""
 
 
 class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
@@ -81,6 +89,36 @@ class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
             raise UsageError(
                 f"--time-limit must be a positive number of seconds, got {self.time_limit}"
             )
+        self._check_table()
+        # The runner's own list: imported here, as a report that only reads needs none of it.
+        from racedeck.core.runner import FAULT_POLICIES
+
+        if self.fault_policy not in FAULT_POLICIES:
+            raise UsageError(
+                f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}, got"
+                f" {self.fault_policy!r}"
+            )
+        if self.sandbox_memory < 0:
+            raise UsageError(f"--bot-memory must be positive, got {self.sandbox_memory}")
+
+    def _check_table(self) -> None:
+        """Refuse a table no game seats, or more tables than a schedule can list.
+
+        A stored spec may come from someone else: 10**8 seats, or 40 bots at tables of
+        20 (some 10**11 groups, each a table of the schedule), would take the memory of
+        the machine before a match is played.
+        """
+        if not 1 <= self.players <= MAX_SEATS:
+            raise UsageError(f"--players must be 1 to {MAX_SEATS}, got {self.players}")
+        bots = len(self.bots) - (1 if self.format == "gauntlet" else 0)
+        seats = self.players - (1 if self.format == "gauntlet" else 0)
+        if self.format != "gate" and seats <= bots:
+            tables = math.comb(bots, seats)
+            if tables > MAX_TABLES:
+                raise UsageError(
+                    f"{bots} bots at tables of {seats} make {tables:,} different tables;"
+                    f" a schedule lists at most {MAX_TABLES:,}"
+                )
 
 
 _encoder = msgspec.json.Encoder(order="sorted")

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import msgspec
 
-from racedeck.core.errors import RacedeckError
+from racedeck.core.errors import RacedeckError, UsageError
 from racedeck.core.files import FileWriteError, atomic_path
 from racedeck.core.shown import shown
-from racedeck.tournament.record import ERROR, STATUSES, MatchRecord
+from racedeck.tournament.record import ERROR, FORFEIT, STATUSES, MatchRecord
 from racedeck.tournament.schedule import Schedule
 from racedeck.tournament.spec import TournamentSpec, decode_spec, encode_spec
 
@@ -56,6 +56,69 @@ _COLUMNS = (
     "idx, seed, deal, seats, status, ranks, scores, unit, events, fault_seat, reason, faults, log"
 )
 _INSERT = f"INSERT INTO matches ({_COLUMNS}) VALUES ({', '.join('?' * 13)})"
+
+
+_OBJECTS = {
+    ("table", "meta"): "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ("index", "sqlite_autoindex_meta_1"): None,
+    ("table", "matches"): _SCHEMA[_SCHEMA.index("CREATE TABLE matches") :].strip().rstrip(";"),
+}
+"""Everything ``_SCHEMA`` creates, as ``sqlite_master`` lists it: type, name and statement."""
+
+
+def _connect(path: Path, writing: bool) -> sqlite3.Connection:
+    """Open ``path``; to read only, without writing to it.
+
+    A reader opens it as a writer would where it may (SQLite then keeps a WAL database's
+    files beside it as the writer does, and removes them), but changes nothing: only a
+    writer sets the journal mode. Where the file or its folder cannot be written, it is
+    opened read only, or as ``immutable`` where a WAL database's readers could not create
+    their files beside it.
+    """
+    if writing or (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        return sqlite3.connect(path)
+    uri = path.resolve().as_uri()
+    db = sqlite3.connect(f"{uri}?mode=ro", uri=True)
+    try:
+        db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    except sqlite3.OperationalError:
+        db.close()
+        db = sqlite3.connect(f"{uri}?immutable=1", uri=True)
+    return db
+
+
+def _unopened(path: Path, exc: sqlite3.Error) -> StoreError:
+    """Return the error of a database SQLite could not open or read: busy, or not one."""
+    if "locked" in str(exc) or "busy" in str(exc):
+        return StoreError(
+            f"{path}: the database is locked by another process ({exc}); try again once it lets go"
+        )
+    return StoreError(f"{path}: not a tournament database ({exc})")
+
+
+def _check_schema(path: Path, db: sqlite3.Connection) -> None:
+    """Refuse a database holding anything ``_SCHEMA`` does not create.
+
+    A trigger planted in a stranger's database would run on this process's own writes
+    (rewriting the matches a run records), a view in place of a table could be endless,
+    and a table without its primary key could hold a match twice: only the very tables
+    racedeck creates are read.
+    """
+    db.execute("PRAGMA trusted_schema=OFF")
+    found = db.execute("SELECT type, name, sql FROM sqlite_master").fetchall()
+    for kind, name, sql in found:
+        expected = _OBJECTS.get((kind, name), "")
+        if expected == "" or (
+            expected is not None and " ".join(str(sql).split()) != " ".join(expected.split())
+        ):
+            raise StoreError(
+                f"{path}: not a tournament database: it holds the {kind} {shown(str(name))},"
+                " which racedeck does not create"
+                if (kind, name) not in _OBJECTS
+                else f"{path}: not a tournament database: its {kind} {name} has another shape"
+            )
+    if len(found) != len(_OBJECTS):
+        raise StoreError(f"{path}: not a tournament database: it lacks racedeck's tables")
 
 
 class StoreError(RacedeckError):
@@ -113,35 +176,57 @@ class Store:
             ) from None
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"{path}: cannot create the tournament database: {exc}") from None
-        return cls.open(path, lock=lock)
+        return cls.open(path, lock=lock, write=True)
 
     @classmethod
-    def open(cls, path: Path, *, lock: bool = False) -> Store:
+    def open(cls, path: Path, *, lock: bool = False, write: bool | None = None) -> Store:
         """Open the tournament database at ``path``.
 
         With ``lock``, to play its matches: a second process asking the same of the same
         database is refused at once (``TournamentBusy``) until the first closes it.
+        ``write`` (by default: with ``lock``) opens it to add matches; otherwise it is
+        read only, so reading a database, even a read-only one, never changes its file.
+        A database may come from someone else: anything in it that racedeck does not
+        create (a trigger, a view, a table of another shape) and a stored spec that makes
+        no tournament are refused before a row is read (``_check_schema``, ``check``).
         """
         if not database_exists(path) or not path.is_file():
             raise StoreError(f"{path}: no such tournament database")
+        writing = lock if write is None else write
         try:
-            db = sqlite3.connect(path)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
+            db = _connect(path, writing)
+        except sqlite3.Error as exc:
+            raise _unopened(path, exc) from None
+        try:
+            _check_schema(path, db)
+            if writing:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=FULL")
             rows = dict(db.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.Error as exc:
-            raise StoreError(f"{path}: not a tournament database ({exc})") from None
+            db.close()
+            raise _unopened(path, exc) from None
+        except StoreError:
+            db.close()
+            raise
         if rows.get("schema") != str(SCHEMA_VERSION) or "spec" not in rows:
             db.close()
             raise StoreError(
                 f"{path}: unknown tournament database version {rows.get('schema')!r}"
                 f" (this racedeck reads {SCHEMA_VERSION})"
+                if "schema" in rows and "spec" in rows
+                else f"{path}: not a tournament database (it holds no tournament spec)"
             )
         try:
             spec = decode_spec(rows["spec"])
         except Exception as exc:
             db.close()
             raise StoreError(f"{path}: the stored tournament spec is unreadable: {exc}") from None
+        try:
+            spec.check()
+        except UsageError as exc:
+            db.close()
+            raise StoreError(f"{path}: the stored tournament spec is invalid: {exc}") from None
         store = cls(path, db, spec)
         if lock:
             store._take_lock()
@@ -254,7 +339,16 @@ class Store:
         cursor = self._db.cursor()
         try:
             cursor.execute(f"SELECT {_COLUMNS} FROM matches ORDER BY idx")
-            for row in cursor:
+            while True:
+                try:
+                    row = cursor.fetchone()
+                except sqlite3.Error as exc:
+                    raise StoreError(
+                        f"{self.path}: a match cannot be read ({shown(str(exc))}); the database"
+                        " is damaged or was altered"
+                    ) from None
+                if row is None:
+                    break
                 record = _record(row)
                 problem = _problem(record, schedule) if record is not None else "unreadable"
                 if problem:
@@ -264,6 +358,8 @@ class Store:
                     )
                 assert record is not None
                 yield record
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: the matches cannot be read ({exc})") from None
         finally:
             # The reader may stop early, and close the database before this generator
             # is collected: the cursor then went with it.
@@ -344,6 +440,10 @@ def _problem(record: MatchRecord, schedule: Schedule) -> str:
     """Return what is wrong with a record of ``schedule``'s tournament, or ``""``."""
     if record.index < 0:
         return "a negative index"
+    spec = schedule.spec
+    # A gate's limit may be lowered when it is run again, its matches beyond kept.
+    if record.index >= spec.matches and spec.format != "gate":
+        return f"beyond the tournament's {spec.matches} matches"
     expected = schedule.match(record.index)
     if (record.seed, record.deal, record.seats) != (expected.seed, expected.deal, expected.seats):
         return "its seed, deal or seats are not the schedule's"
@@ -352,6 +452,8 @@ def _problem(record: MatchRecord, schedule: Schedule) -> str:
     players = len(record.seats)
     if not -1 <= record.fault_seat < players:
         return f"no seat {record.fault_seat}"
+    if record.status == FORFEIT and record.fault_seat < 0:
+        return "a forfeit that names no seat"
     if record.status == ERROR and not record.ranks and not record.scores:
         return ""
     if len(record.ranks) != players or len(record.scores) != players:
