@@ -227,11 +227,12 @@ def asking(
         answer: object = None
         failure: BaseException | None = None
         action: Action | None = None
+        # What the bot gets is its own copy (core/handed.py): nothing it writes, even
+        # through a field's descriptor, reaches the engine's state or its caches. Made
+        # before the bot is asked: copying is the engine's work, and its failure no seat's.
+        handed = copy_legal(legal, action_type)
+        seen = copy_observation(observation)
         try:
-            # What the bot gets is its own copy (core/handed.py): nothing it writes, even
-            # through a field's descriptor, reaches the engine's state or its caches.
-            handed = copy_legal(legal, action_type)
-            seen = copy_observation(observation)
             if clock is None:
                 answer = bots[seat].act(seen, handed, rngs[seat])
             else:

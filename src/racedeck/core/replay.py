@@ -22,6 +22,7 @@ import msgspec
 
 from racedeck.core.bot import BotSpec
 from racedeck.core.catalogue import Catalogue
+from racedeck.core.data import files_refused
 from racedeck.core.entries import decode_action, decode_event, fold_event, fold_log
 from racedeck.core.errors import (
     LogError,
@@ -67,6 +68,28 @@ class Replay:
         return self.error is None and self.result is not None
 
 
+FROM_A_LOG = (
+    "a log's options name a file, which reading a log never opens: a match's log carries"
+    " its data (track_data, cards_data), and this one does not"
+)
+"""Why a file named by a log's header is not read (``core.data.files_refused``)."""
+
+
+def _check_as_written(game: AnyGame, header: Header) -> None:
+    """Refuse header options racedeck would not have written: each of its own type.
+
+    ``parse_options`` reads a person's values leniently ("1" for 1, as typed at the
+    command line), but the writer writes each value as its type: a header with ``"1"`` or
+    ``1.0`` for a count was edited, and the match it names has other logs of other bytes.
+    """
+    try:
+        msgspec.convert(header.options, type=game.options_type, strict=True)
+    except msgspec.ValidationError as exc:
+        raise RacedeckError(
+            f"the header's options are not as racedeck writes them ({exc}): it was edited"
+        ) from None
+
+
 def open_game(catalogue: Catalogue, header: Header, path: str) -> tuple[AnyGame, Options]:
     """Return the game and options a log header names, as bad input when they are not known.
 
@@ -78,7 +101,9 @@ def open_game(catalogue: Catalogue, header: Header, path: str) -> tuple[AnyGame,
     """
     try:
         game = catalogue.game(header.game).under_rules(header.rules_version)
-        options = game.parse_options(header.options)
+        with files_refused(FROM_A_LOG):
+            options = game.parse_options(header.options)
+        _check_as_written(game, header)
         if len(header.seats) != header.players:
             raise RacedeckError(
                 f"the header names {len(header.seats)} seats for {header.players} players"

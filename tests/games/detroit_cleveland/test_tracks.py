@@ -131,6 +131,31 @@ def test_loader_rejects_a_space_with_no_way_forward() -> None:
         _load(raw)
 
 
+def test_loader_bounds_what_a_track_asks_of_the_engine() -> None:
+    """What a car can reach is worked out for every space and count, and a track is drawn
+    a column a unit of distance: a file of many spaces, many links, or a far distance took
+    the machine's memory (a 1.2 MB track of 20,000 spaces, a distance of 1e300)."""
+    raw = figures_raw()
+    first = raw["spaces"][0]
+    cases = [
+        ("lane", 10, "lanes are 0 to 9"),
+        ("distance", 1e300, "distances are 0 to 1000"),
+        ("distance", -1, "distances are 0 to 1000"),
+        ("diagonal", [s["id"] for s in raw["spaces"][1:6]], "leads to"),
+    ]
+    for field, value, why in cases:
+        changed = figures_raw()
+        changed["spaces"][0] = {**first, field: value}
+        with pytest.raises(DataError, match=why):
+            _load(changed)
+    many = figures_raw()
+    many["spaces"] += [
+        {"id": f"x{i}", "lane": 0, "distance": 1.0, "ahead": [first["id"]]} for i in range(500)
+    ]
+    with pytest.raises(DataError, match="a track has at most 500"):
+        _load(many)
+
+
 def test_loader_rejects_an_unreachable_finish() -> None:
     raw = figures_raw()
     # Two spaces that lead only to each other: a loop with no way out to the finish line.

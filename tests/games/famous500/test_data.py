@@ -155,6 +155,8 @@ def test_a_user_card_table(tmp_path: Path) -> None:
         (lambda t: t["cards"][0]["cost"].pop("white"), "no cost for white"),
         (lambda t: t["cards"][0]["cost"]["grey"].update(fuel=-1), "costs are 0 to 99"),
         (lambda t: t["cards"][0]["cost"]["grey"].update(speed=1), "Invalid enum value 'speed'"),
+        # Past what a number in a log can hold: it failed mid-match, blamed on a bot.
+        (lambda t: t["cards"][8].update(speed=2**80), "card speed must be 1 to 1000"),
     ],
 )
 def test_a_malformed_card_table_is_rejected_with_a_clear_message(
@@ -167,6 +169,14 @@ def test_a_malformed_card_table_is_rejected_with_a_clear_message(
     path = _write(tmp_path, "bad-cards.json", table)
     with pytest.raises(DataError, match=message):
         GAME.parse_options({"cards": path})
+
+
+def test_toml_nested_too_deep_is_a_clear_data_error(tmp_path: Path) -> None:
+    """Deep JSON is refused by the decoder; deep TOML recursed in ``tomllib`` (exit 70)."""
+    path = tmp_path / "deep.toml"
+    path.write_text("sections = " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(DataError, match="not valid TOML: nested too deep"):
+        GAME.parse_options({"track": str(path)})
 
 
 def test_unknown_names_and_missing_files_are_option_errors() -> None:

@@ -33,6 +33,14 @@ OFF_TRACK = -1
 """A car's position before it is placed on a start position."""
 START_POSITIONS = 6
 TRACK_FORMAT = 1
+MAX_SPACES = 500
+"""The most spaces a track may have (the built-in ones have under 150)."""
+MAX_LINKS = 4
+"""The most spaces one space may lead to, ahead and diagonally (built in: 3)."""
+MAX_LANE = 9
+"""The highest lane number (built in: 2)."""
+MAX_DISTANCE = 1000.0
+"""The farthest a space may lie from the start (built in: 56.5)."""
 BUILTIN_TRACKS: tuple[str, ...] = ("detroit", "cleveland")
 
 
@@ -104,14 +112,32 @@ def compile_track(data: TrackData, origin: str) -> Track:
         raise DataError(f"{origin}: track format {data.format} is not {TRACK_FORMAT}")
     if not data.spaces:
         raise DataError(f"{origin}: the track has no spaces")
+    # Bounds on what a file may ask of the engine: what a car on a space can reach is
+    # worked out for every space and count, and a track is drawn a column a unit of
+    # distance, so a large graph of many links, or a distance of 1e300, would take the
+    # machine's memory before a card is played.
+    if len(data.spaces) > MAX_SPACES:
+        raise DataError(f"{origin}: {len(data.spaces)} spaces; a track has at most {MAX_SPACES}")
     index: dict[str, int] = {}
     for i, space in enumerate(data.spaces):
         if not space.id or space.id == "finish":
             raise DataError(f"{origin}: space {i} has the reserved or empty id {space.id!r}")
         if space.id in index:
             raise DataError(f"{origin}: space id {space.id!r} appears twice")
-        if space.lane < 0:
-            raise DataError(f"{origin}: space {space.id!r} has a negative lane {space.lane}")
+        if not 0 <= space.lane <= MAX_LANE:
+            raise DataError(
+                f"{origin}: space {space.id!r} has lane {space.lane}; lanes are 0 to {MAX_LANE}"
+            )
+        if not 0 <= space.distance <= MAX_DISTANCE:
+            raise DataError(
+                f"{origin}: space {space.id!r} lies at distance {space.distance}; distances"
+                f" are 0 to {MAX_DISTANCE:g}"
+            )
+        if len(space.ahead) + len(space.diagonal) > MAX_LINKS:
+            raise DataError(
+                f"{origin}: space {space.id!r} leads to"
+                f" {len(space.ahead) + len(space.diagonal)} spaces; at most {MAX_LINKS}"
+            )
         index[space.id] = i
     finish = set()
     for name in data.finish:

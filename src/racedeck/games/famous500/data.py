@@ -136,6 +136,9 @@ MAX_DIFFICULTY = 60
 """Car designs are enumerated as actions; 60 keeps that list under 40,000."""
 MAX_SECTIONS = 100
 MAX_COST = 99
+MAX_SPEED = 1000
+"""The fastest Speed card (the standard deck's: 200); a speed past what a number in a log
+can hold would fail in the engine mid-match."""
 
 
 def _decode(raw: bytes, kind: type[msgspec.Struct], origin: str) -> msgspec.Struct:
@@ -146,6 +149,8 @@ def _decode(raw: bytes, kind: type[msgspec.Struct], origin: str) -> msgspec.Stru
                 loaded = tomllib.loads(raw.decode("utf-8"))
             except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
                 raise DataError(f"{origin}: not valid TOML: {exc}") from None
+            except RecursionError:
+                raise DataError(f"{origin}: not valid TOML: nested too deep") from None
             return msgspec.convert(loaded, type=kind)
         return msgspec.json.decode(raw, type=kind)
     except msgspec.ValidationError as exc:
@@ -180,8 +185,8 @@ def check_cards(table: CardTable, origin: str) -> CardTable:
     if len(set(speeds)) != len(speeds):
         raise DataError(f"{origin}: two cards share a speed: {sorted(speeds)}")
     for card in table.cards:
-        if card.speed <= 0:
-            raise DataError(f"{origin}: card speed must be positive, got {card.speed}")
+        if not 0 < card.speed <= MAX_SPEED:
+            raise DataError(f"{origin}: card speed must be 1 to {MAX_SPEED}, got {card.speed}")
         for kind in KINDS:
             if kind not in card.cost:
                 raise DataError(f"{origin}: card {card.speed} has no cost for {kind} sections")
