@@ -27,6 +27,7 @@ from typing import Any
 
 import msgspec
 
+from racedeck.core.arguments import integer
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import UsageError
 from racedeck.core.game import AnyGame
@@ -160,6 +161,9 @@ def play(
     (``match.log`` is its bytes); with a path it is written there, whole or not at all,
     exactly as ``racedeck play --log`` writes it (``match.log`` is the path).
     """
+    seed = integer(seed, "seed")
+    if isinstance(seats, str):
+        seats = [seats]  # one name alone is one seat, not a seat a letter
     found = registry(plugins_dir)
     the_game = found.game(game)
     parsed = the_game.parse_options(dict(options or {}))

@@ -30,6 +30,8 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
         f"racedeck.rl needs the rl extra: pip install 'racedeck[rl]' ({exc})"
     ) from None
 
+from racedeck.core.arguments import integer
+from racedeck.core.arguments import names as bot_names
 from racedeck.core.catalogue import Catalogue
 from racedeck.core.errors import UsageError
 from racedeck.core.game import AnyGame
@@ -83,6 +85,7 @@ def _setup(
     parsed = the_game.parse_options(dict(options or {}))
     if players is None:
         players = min(max(2, the_game.min_players), the_game.max_players)
+    players = integer(players, "players")
     the_game.check_players(parsed, players)
     return the_game, parsed, players
 
@@ -141,7 +144,8 @@ def gym_env(
     reward -1) or ``raise`` (it raises ``IllegalActionError``).
     """
     found = _catalogue(catalogue, plugins_dir)
-    names = list(opponents)
+    names = bot_names(opponents, "opponents")
+    seat = integer(seat, "seat")
     if players is None:
         players = 1 + len(names)
     the_game, parsed, count = _setup(found, game, players, options)

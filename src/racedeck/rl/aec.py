@@ -33,6 +33,7 @@ import msgspec
 import numpy as np
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
+from racedeck.core.arguments import integer
 from racedeck.core.bot import BotSpec
 from racedeck.core.driver import Asking, Decided, Driver
 from racedeck.core.errors import OptionError, UsageError
@@ -63,18 +64,30 @@ class Info(dict[str, Any]):
     it waits until someone looks.
     """
 
-    __slots__ = ("_env", "_seat")
+    __slots__ = ("_env", "_seat", "_state")
 
     def __init__(self, env: RacedeckEnv | None, seat: int, **items: Any) -> None:
         super().__init__(items)
         self._env = env
         self._seat = seat
+        self._state: Any = None
+        """None for the environment's own info, which shows the observation as it is when
+        read; a copy handed out (``fresh``) keeps the state it was handed out at."""
 
     def _fill(self) -> None:
         env = self._env
         if env is not None:
             self._env = None
-            dict.__setitem__(self, "observation", env.raw_observation(self._seat))
+            state = self._state
+            # A copy read while the match is where it was handed out shows the observation
+            # the environment keeps; read later, it is worked out from that state, so a
+            # kept info never shows a later decision's (or another episode's) observation.
+            observed = (
+                env.raw_observation(self._seat)
+                if state is None or env.state_ is state
+                else env.game.observe(state, self._seat)
+            )
+            dict.__setitem__(self, "observation", observed)
 
     def __getitem__(self, key: str) -> Any:
         if key == "observation":
@@ -131,13 +144,20 @@ class Info(dict[str, Any]):
         self._fill()
         return dict.__repr__(self)
 
-    def fresh(self) -> Info:
-        """Return a new info with the same items (arrays copied), the observation still lazy."""
+    def fresh(self, arrays: bool = True) -> Info:
+        """Return a new info with the same items (arrays copied), the observation still lazy.
+
+        The copy belongs to this moment of the match: read after the environment has
+        moved on, its observation is still this moment's. Without ``arrays`` it shares
+        this info's arrays (the action mask: read-only), so the two compare equal.
+        """
         items = {
-            key: value.copy() if isinstance(value, np.ndarray) else value
+            key: value.copy() if arrays and isinstance(value, np.ndarray) else value
             for key, value in dict.items(self)
         }
         copy = Info(self._env, self._seat)
+        env = self._env
+        copy._state = self._state if env is None or self._state is not None else env.state_
         dict.update(copy, items)
         return copy
 
@@ -193,8 +213,8 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
         self._log_seats = list(log_seats) if log_seats is not None else None
         self.external = frozenset(range(players) if external is None else external)
         """The seats whose choices come from outside racedeck (every seat, by default)."""
-        self._next_seed = seed
-        self.seed = seed
+        self._next_seed = integer(seed, "seed")
+        self.seed = self._next_seed
         self.state_: Any = None
         self.result: Result | None = None
         """The match's result once the episode is over."""
@@ -230,7 +250,7 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
         when the environment is made.
         """
         if seed is not None:
-            self._next_seed = seed
+            self._next_seed = integer(seed, "seed")
         self.seed = self._next_seed
         self._next_seed = self.seed + 1
         self.agents = list(self.possible_agents)
@@ -251,6 +271,8 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
 
     def observe(self, agent: str) -> dict[str, Any]:
         """Return the agent's vector and action mask, built from its seat's observation."""
+        if self.state_ is None:
+            raise UsageError("the environment must be reset before it is observed")
         seat = self._seats[agent]
         vector = self.encoder.encode(self._observation(seat))
         choice = self._choice
@@ -260,8 +282,21 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
         mask = self._mask if deciding else self._idle_mask
         return {"observation": vector, "action_mask": mask.copy()}
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Return the selected agent's observation, reward, ends and info, as PettingZoo does.
+
+        The info is a copy of this moment's (``Info.fresh``): kept and read after a step,
+        it still shows the observation the agent chose from.
+        """
+        observation, reward, terminated, truncated, info = super().last(observe)
+        if isinstance(info, Info):
+            info = info.fresh(arrays=False)
+        return observation, reward, terminated, truncated, info
+
     def step(self, action: int | None) -> None:
         """Take the selected agent's choice of index (``None`` once its episode is over)."""
+        if self.state_ is None:
+            raise UsageError("the environment must be reset before it is stepped")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -272,7 +307,7 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
         if action is None:
             raise UsageError(f"{agent} must choose an index; None is only for a finished agent")
         self._cumulative_rewards[agent] = 0.0
-        chosen = choice.take(int(action))
+        chosen = choice.take(integer(action, f"{agent}'s action"))
         if chosen is None:  # a further stage of the same action
             self._set_mask(choice)
             return

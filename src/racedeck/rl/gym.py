@@ -78,6 +78,10 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
         env = self.env
         if self.lost:
             raise UsageError("the episode ended with an illegal index; reset to play again")
+        if env.state_ is None:
+            raise UsageError("the environment must be reset before it is stepped")
+        if env.over:
+            raise UsageError("the episode is over; reset to play again")
         try:
             env.step(action)
         except IllegalActionError:

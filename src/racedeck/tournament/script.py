@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from racedeck.core.arguments import integer
+from racedeck.core.arguments import names as bot_names
 from racedeck.tournament.executors import Executor, InlineExecutor, LocalExecutor
 from racedeck.tournament.plan import plan_tournament, with_log_dir
 from racedeck.tournament.report import standings_json, standings_table
@@ -86,12 +88,19 @@ def run_tournament(
     """
     from racedeck.plugins import load_registry
 
+    # Checked before anything is written: a bad argument must not leave a database
+    # behind that no later run can read.
+    names = bot_names(bots, "bots")
+    seed = integer(seed, "seed")
+    matches = None if matches is None else integer(matches, "matches")
+    players = None if players is None else integer(players, "players")
+    workers = integer(workers, "workers")
     folder = Path(plugins_dir) if plugins_dir is not None else None
     registry = load_registry(folder)
     spec = plan_tournament(
         registry,
         game,
-        list(bots),
+        names,
         matches=matches,
         seed=seed,
         format=format,
