@@ -101,3 +101,40 @@ def test_a_kept_info_shows_the_observation_it_was_given_with() -> None:
     then = aec.raw_observation(aec._seats[agent])
     aec.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert info["observation"] == then
+
+
+def _finished(seed: int = 1) -> racedeck.rl.SingleSeatEnv:
+    env = racedeck.rl.gym_env("lacorsa", options=ONE_RACE)
+    env.reset(seed=seed)
+    done = False
+    while not done:
+        done = env.step(int(np.flatnonzero(env.env.infos[env.agent]["action_mask"])[0]))[2]
+    return env
+
+
+def test_an_episode_log_under_a_file_is_a_clear_write_error(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from racedeck.core.files import FileWriteError
+
+    blocker = Path(str(tmp_path)) / "file"
+    blocker.write_text("")
+    with pytest.raises(FileWriteError, match="its folder"):
+        _finished().write_log(blocker / "x.jsonl")
+
+
+def test_rerun_says_it_cannot_ask_an_episodes_learner_again(tmp_path: object) -> None:
+    """``--rerun`` replays the header's bots; an episode's outside seat was a learner, so it
+    says so rather than call the log altered (``verify_episode`` is that log's re-run)."""
+    from pathlib import Path
+
+    from racedeck.core.errors import VerificationError
+    from racedeck.core.verify import verify_log
+    from racedeck.plugins import load_registry
+
+    path = _finished().write_log(Path(str(tmp_path)) / "episode.jsonl")
+    registry = load_registry(entry_points=False)
+    assert verify_log(registry, path).whole
+    with pytest.raises(VerificationError, match="an environment episode's log"):
+        verify_log(registry, path, rerun=True)
+    racedeck.rl.verify_episode(registry, path)

@@ -85,6 +85,11 @@ class Fault(msgspec.Struct, frozen=True, kw_only=True):
     policy: str
 
 
+EXTERNAL = "external"
+"""The bot a debug line names when it records a choice made outside racedeck: an
+environment episode's learner (``racedeck.rl``), which no re-run can ask again."""
+
+
 class DebugNote(msgspec.Struct, frozen=True, kw_only=True):
     """Text a bot chose to leave in the log about a decision (not a fault)."""
 

@@ -25,6 +25,7 @@ from racedeck.core.bot import BotSpec
 from racedeck.core.catalogue import Catalogue
 from racedeck.core.errors import OptionError, RacedeckError, UsageError, VerificationError
 from racedeck.core.log import Header, LogReader, LogWriter, ResultLine, encode, open_log
+from racedeck.core.log_lines import EXTERNAL
 from racedeck.core.replay import Replay, replay_log, write_match
 
 
@@ -97,6 +98,12 @@ def verify_log(
             raise checked.error
         check_parent(path, parent)
     if rerun:
+        if any(note.bot == EXTERNAL for note in replay.debug):
+            raise VerificationError(
+                f"{path} is an environment episode's log: its outside seats chose from"
+                " outside racedeck, which --rerun cannot ask again (its check reads their"
+                " choices from the log: racedeck.rl.verify_episode)"
+            )
         again = rerun_log(catalogue, replay, path)
         first_difference(Path(path), again, on_difference=_raise_difference(path))
     return Verification(

@@ -37,16 +37,17 @@ from racedeck.core.arguments import integer
 from racedeck.core.bot import BotSpec
 from racedeck.core.driver import Asking, Decided, Driver
 from racedeck.core.errors import OptionError, UsageError
-from racedeck.core.files import write_atomically
+from racedeck.core.files import FileWriteError, write_atomically
 from racedeck.core.game import AnyGame
 from racedeck.core.log import DebugNote, LogWriter, ResultLine, encode
+from racedeck.core.log_lines import EXTERNAL as LOGGED_EXTERNAL
 from racedeck.core.model import Action, Observation, Options, Result
 from racedeck.core.runner import make_header, state_hash
 from racedeck.rl.encoding import Choice, Encoder, Mask, Vector
 
 REWARDS: tuple[str, ...] = ("rank", "score")
 
-EXTERNAL = "external"
+EXTERNAL = LOGGED_EXTERNAL
 """The name the log's debug lines give the author of an agent's decision."""
 
 MASKS_KEPT = 4096
@@ -496,5 +497,8 @@ class RacedeckEnv(AECEnv):  # type: ignore[misc] # pettingzoo has no types
         """Write the finished episode's log (``episode_log``) to ``path``; return the path."""
         target = Path(path)
         data = self.episode_log()
-        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FileWriteError(f"the log {target} (its folder)", exc) from None
         return write_atomically(target, data, f"the log {target}")
