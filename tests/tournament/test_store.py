@@ -266,3 +266,16 @@ def test_reading_changes_no_byte_and_a_read_only_database_is_read(
         finally:
             monkeypatch.undo()
             folder.chmod(0o755)
+
+
+def test_a_spec_field_this_racedeck_does_not_know_is_refused_not_dropped(tmp_path: Path) -> None:
+    """A field from a later version (say, one that asks every bot to be sandboxed) would be
+    dropped silently and the tournament played without it: it is refused instead."""
+    path = tmp_path / "t.sqlite"
+    Store.create(path, SPEC).close()
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        (raw,) = db.execute("SELECT value FROM meta WHERE key = 'spec'").fetchone()
+        spec = {**json.loads(raw), "require_sandbox": True}
+        db.execute("UPDATE meta SET value = ? WHERE key = 'spec'", (json.dumps(spec),))
+    with pytest.raises(StoreError, match="unreadable: Object contains unknown field"):
+        Store.open(path)

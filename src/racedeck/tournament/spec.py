@@ -26,7 +26,7 @@ MAX_TABLES = 1_000_000
 """The most different tables (groups of bots) a schedule lists."""
 
 
-class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True):
+class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Everything that determines a tournament's matches and where their logs go.
 
     ``bots`` are bot names as the registry knows them; for a gauntlet the first is the
