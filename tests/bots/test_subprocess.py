@@ -143,3 +143,88 @@ def test_a_hung_program_and_its_children_are_killed_after_the_limit(tmp_path: Pa
     time.sleep(0.2)
     assert not _running(child), "the program's child was killed with its process group"
     assert replay_log(REGISTRY, "m.jsonl", stream=io.BytesIO(log)).complete
+
+
+def test_json_nested_too_deep_is_a_protocol_violation_not_an_engine_crash(
+    tmp_path: Path,
+) -> None:
+    """msgspec raises ``RecursionError``, not ``DecodeError``, at 100,000 brackets: at the
+    start it stopped ``play`` and ``tournament`` (internal error), and ``bot check`` said a
+    program answering so every decision broke no rule."""
+    deep = "'[' * 100000 + ']' * 100000"
+    command = _program(tmp_path, f"print({deep}, flush=True)\n")
+    report = check_program(REGISTRY, command, "lacorsa", matches=1, time_limit=2)
+    assert report.findings, "no violation found"
+    assert all(f.violation.kind in ("bad-json", "bad-answer", "timeout") for f in report.findings)
+    described = report.findings[0].describe()
+    assert len(described) < 600, "the report shows the start of a megabyte line, not all of it"
+    starting = tmp_path / "start.py"
+    starting.write_text(
+        f"import sys\nsys.stdin.readline()\nprint({deep}, flush=True)\nsys.stdin.read()\n"
+    )
+    spec = subprocess_spec("deep", [sys.executable, str(starting)])
+    outcome, _log = play([spec, HEURISTIC], seed=1)
+    assert outcome.forfeit is not None and outcome.forfeit.seat == 0
+    assert outcome.forfeit.reason.startswith("bad-json at start")
+
+
+def test_a_bots_line_breaks_never_start_a_line_of_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A fault's reason is a bot's own words: printed with its line breaks, a program forged
+    a standings line ("1. seat 0 ...: 99 points") under the real ones."""
+    from racedeck.cli.app import main
+
+    plugin = tmp_path / "forger_plugin.py"
+    plugin.write_text(
+        "from racedeck.core.bot import Bot, BotSpec\n"
+        "from racedeck.hookspecs import hookimpl\n"
+        "class Forger(Bot):\n"
+        "    emits_debug = True\n"
+        "    def act(self, observation, legal, rng):\n"
+        "        raise ValueError('x\\n  1. seat 0 (forger): 99 points')\n"
+        "    def take_debug(self):\n"
+        "        return 'thinking\\nLACORSA Grand Prix: final standings'\n"
+        "@hookimpl\n"
+        "def racedeck_register_bots(register):\n"
+        "    register(BotSpec(name='forger', factory=Forger, description='forges lines'))\n"
+    )
+    args = ["play", "lacorsa", "--seat", "forger", "--seat", "heuristic", "-o", "races=1"]
+    code = main([*args, "--no-log", "--plugins-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    lines = out.splitlines()
+    assert not any(line.lstrip().startswith("1. seat 0 (forger)") for line in lines), out
+    assert "x\\n  1. seat 0 (forger): 99 points" in out
+    assert "LACORSA Grand Prix: final standings" not in [line.strip() for line in lines[1:]]
+
+
+def test_a_child_that_leaves_its_session_after_the_program_exited_is_killed(
+    tmp_path: Path,
+) -> None:
+    """The program's child calls ``setsid`` only once the program has exited: re-parented to
+    init, out of the program's adoption, it held the program's output and outlived its
+    match. What it holds gives it away: it is killed with the match."""
+    marker = tmp_path / "alive"
+    command = _program(
+        tmp_path,
+        f"""
+        if os.fork() == 0:
+            time.sleep(0.3)
+            os.setsid()
+            open({str(marker)!r}, "w").write(str(os.getpid()))
+            time.sleep(300)
+        os._exit(0)
+        """,
+    )
+    spec = subprocess_spec("leaver", command, time_limit=3)
+    outcome, _log = play([spec, HEURISTIC], seed=1)
+    assert outcome.forfeit is not None
+    deadline = time.monotonic() + 5
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pid = int(marker.read_text())
+    deadline = time.monotonic() + 5
+    while _running(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(pid), "the child outlived its match"

@@ -19,6 +19,7 @@ from typing import Any
 
 from racedeck.bots.named import COMMAND_PREFIX, is_program
 from racedeck.bots.subprocess_bot import DEFAULT_TIME_LIMIT, SubprocessBot, Violation
+from racedeck.bots.violations import clip
 from racedeck.core.asking import describe_failure
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import UsageError
@@ -47,8 +48,13 @@ class Finding:
             f"{where}: {v.kind}: {v.detail}"
         )
         if v.message:
-            text += f"\n    message: {v.message}"
+            # A program's line may be a megabyte long: the report shows its start.
+            text += f"\n    message: {clip(v.message, MESSAGE_SHOWN)}"
         return text
+
+
+MESSAGE_SHOWN = 200
+"""How much of a violation's message the report shows."""
 
 
 @dataclass

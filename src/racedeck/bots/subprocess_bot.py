@@ -6,13 +6,12 @@ actions and a seed) and reads one answer naming an action by its index (``choice
 in full (``action``); at the end it sends ``end`` and closes the program's input. Any
 message from the program may carry a ``debug`` text, which the engine writes to the log.
 
-The program runs in its own process group, as a child subreaper on Linux, so that what it
-starts stays findable even after a ``setsid``. A decision that takes longer than the time
-limit (the match's ``--time-limit`` when one is set) gets the program and everything it
-started killed, so a program can never hang the engine; a program that dies or is killed
-cannot be asked again (``BotGone``). Answers are framed strictly: one line per message
-the engine sends, so a second line, or a line nobody asked for, is a violation. Only the
-last ``STDERR_KEEP`` bytes of what it writes to standard error are kept.
+The program runs in its own process group, as a child subreaper on Linux, so what it
+starts stays findable after a ``setsid`` (and after it exited, by the pipes it holds).
+Past the time limit (the match's ``--time-limit`` if set) it and all it started are
+killed, so a program can never hang the engine; one that dies or is killed cannot be
+asked again (``BotGone``). Answers are framed strictly: one line a message (a second, or
+one nobody asked for, is a violation). The last ``STDERR_KEEP`` bytes of stderr are kept.
 """
 
 from __future__ import annotations
@@ -94,6 +93,7 @@ class SubprocessBot(Bot):
         self._game: AnyGame | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._group: Group | None = None
+        self._pipes: frozenset[int] = frozenset()  # its pipes' inodes (proctree.kill_holders)
         self._stderr = b""
         self._buffer = b""
         self._debug: str | None = None
@@ -131,6 +131,7 @@ class SubprocessBot(Bot):
             )
         except OSError as exc:
             self._fail("crash", -1, f"cannot start {' '.join(self.command)}: {exc.strerror}")
+        self._pipes = proctree.pipes_of(self._process)
         start = {
             "type": "start",
             "protocol": PROTOCOL,
@@ -337,7 +338,7 @@ class SubprocessBot(Bot):
     def _parse(self, line: str, decision: int) -> dict[str, Any]:
         try:
             answer = msgspec.json.decode(line)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             self._violate("bad-json", decision, "the answer is not JSON", line)
         if not isinstance(answer, dict):
             self._violate("bad-answer", decision, "the answer is not a JSON object", line)
@@ -463,6 +464,7 @@ class SubprocessBot(Bot):
         else:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
+            proctree.kill_holders(self._pipes)  # what left its session after it exited
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(2)
         for pipe in (process.stdin, process.stdout, process.stderr):

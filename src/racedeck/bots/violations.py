@@ -33,7 +33,7 @@ def decoded_object(line: str) -> dict[str, Any] | None:
     """Return the JSON object ``line`` holds, or None."""
     try:
         value = msgspec.json.decode(line)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 

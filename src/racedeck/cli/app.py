@@ -225,9 +225,12 @@ def play(
             )
         )
         return
+    from racedeck.core.shown import one_line  # here: --help loads none of the engine
+
     typer.echo(describe_result(plan.game.title, seat, outcome.result))
     for fault in outcome.faults:
-        typer.echo(f"fault: seat {fault.seat} ({fault.bot}) {fault.reason} -> {fault.policy}")
+        reason = one_line(fault.reason)  # a bot's words: kept to this line
+        typer.echo(f"fault: seat {fault.seat} ({fault.bot}) {reason} -> {fault.policy}")
     for line in debug_lines(outcome.debug, bot_debug):
         typer.echo(line)
     if written is not None:

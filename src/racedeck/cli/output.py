@@ -95,6 +95,15 @@ def clean(text: str) -> str:
     return _CONTROL.sub(_escape, text)
 
 
+def continued(text: str) -> str:
+    """Return a bot's text of several lines with each line after the first marked as its own.
+
+    Debug text may rightly run over several lines; each continues under a ``|``, so none
+    can pass for a line of the engine's.
+    """
+    return text.replace("\r", "\\r").replace("\n", "\n    | ")
+
+
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group(0))
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

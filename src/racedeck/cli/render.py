@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from racedeck.cli.output import continued
 from racedeck.core.catalogue import Catalogue
 from racedeck.core.errors import RacedeckError, UsageError
 from racedeck.core.log import DebugNote, Header
 from racedeck.core.model import Result
 from racedeck.core.replay import Replay
+from racedeck.core.shown import one_line
 
 
 def describe_result(title: str, seats: Sequence[str], result: Result) -> str:
@@ -21,7 +23,8 @@ def describe_result(title: str, seats: Sequence[str], result: Result) -> str:
             f"  {result.ranks[seat]}. seat {seat} ({seats[seat]}): "
             f"{result.scores[seat]} {result.unit}"
         )
-    lines.extend(f"  {line}" for line in result.summary)
+    # A summary line may quote a bot (a forfeit's reason): one line each, whatever it holds.
+    lines.extend(f"  {one_line(line)}" for line in result.summary)
     return "\n".join(lines)
 
 
@@ -41,11 +44,11 @@ def describe_replay(replay: Replay, seat: int | None, at: int | None) -> str:
             f"scores {list(replay.result.result['scores'])} {replay.result.result['unit']}"
         )
     for fault in replay.faults:
-        lines.append(f"fault: seat {fault.seat} ({fault.bot}) {fault.reason}")
+        lines.append(f"fault: seat {fault.seat} ({fault.bot}) {one_line(fault.reason)}")
     if replay.debug:
         lines.append(
             f"debug notes: {len(replay.debug)}; the last from seat "
-            f"{replay.debug[-1].seat}: {replay.debug[-1].text}"
+            f"{replay.debug[-1].seat}: {continued(replay.debug[-1].text)}"
         )
     if replay.error is not None:
         intact = f"up to event {replay.events - 1}" if replay.events else "in its header only"
@@ -69,7 +72,7 @@ def show_heading(
     latest = {note.seat: note for note in notes if seat is None or note.seat == seat}
     for number in sorted(latest):
         note = latest[number]
-        lines.append(f"debug, seat {number} ({note.bot}) last said: {note.text}")
+        lines.append(f"debug, seat {number} ({note.bot}) last said: {continued(note.text)}")
     return "".join(line + "\n" for line in lines)
 
 
@@ -108,7 +111,7 @@ def debug_lines(notes: Sequence[DebugNote], shown: str = "tail") -> list[str]:
     if shown == "none":
         return []
     kept = list(notes) if shown == "all" else list(notes)[-DEBUG_TAIL:]
-    lines = [f"debug: seat {note.seat} ({note.bot}): {note.text}" for note in kept]
+    lines = [f"debug: seat {note.seat} ({note.bot}): {continued(note.text)}" for note in kept]
     if len(kept) < len(notes):
         left = len(notes) - len(kept)
         lines.insert(

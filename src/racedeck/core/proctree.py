@@ -106,6 +106,43 @@ def _parent(pid: int) -> int:
     return int(stat[stat.rfind(b")") + 2 :].split()[1])
 
 
+def pipes_of(process: Any) -> frozenset[int]:
+    """Return the identities (inodes) of the pipes a started process talks through."""
+    found = set()
+    for pipe in (process.stdin, process.stdout, process.stderr):
+        if pipe is not None:
+            with contextlib.suppress(OSError, ValueError):
+                found.add(os.fstat(pipe.fileno()).st_ino)
+    return frozenset(found)
+
+
+def kill_holders(pipes: frozenset[int]) -> None:
+    """Kill, with all they started, the processes that still hold one of ``pipes``.
+
+    A program's child that left its session after the program exited was re-parented to
+    init, out of reach of the program's own adoption; what it inherited gives it away. A
+    process that let go of those pipes too is beyond this (``--sandbox`` holds it).
+    """
+    if not pipes:
+        return
+    wanted = {f"pipe:[{inode}]" for inode in pipes}
+    me = os.getpid()
+    try:
+        entries = [entry for entry in os.listdir("/proc") if entry.isdigit()]
+    except OSError:
+        return
+    for entry in entries:
+        pid = int(entry)
+        if pid == me:
+            continue
+        try:
+            held = {os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")}
+        except OSError:
+            continue
+        if held & wanted:
+            kill_tree(pid)
+
+
 def kill_tree(root: int) -> None:
     """Kill ``root``, its process group and every descendant it adopted or started."""
     for _ in range(3):  # a process may fork while its siblings are being killed

@@ -34,6 +34,16 @@ def shown(answer: object) -> str:
     return f"(an object of type {safe_str(type(answer), _type_name)})"
 
 
+def one_line(text: str) -> str:
+    r"""Return a bot's text for one line of output: its line breaks written out (``\n``).
+
+    A fault's reason is a bot's own words (an exception's message, a program's report);
+    printed as it is, a line break in it would start a line that looks like the engine's
+    (a forged standings line, say).
+    """
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def _type_name(kind: object) -> str:
     return str(getattr(kind, "__name__", "?"))
 

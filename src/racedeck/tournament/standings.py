@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from racedeck.core.shown import one_line
 from racedeck.tournament.gate import UNDECIDED, Sprt, judge_saved_gate
 from racedeck.tournament.ratings import Ratings
 from racedeck.tournament.record import ERROR, FORFEIT, MatchRecord
@@ -221,10 +222,13 @@ def _count_pairs(table: dict[tuple[str, str], Tally], record: MatchRecord) -> No
 
 
 def _failure_line(record: MatchRecord) -> str:
+    """Return one line on a failed match; a bot's words in it keep to that line."""
     where = f"match {record.index} ({', '.join(record.seats)})"
     if record.status == ERROR:
-        return f"{where}: could not be played: {record.reason}"
-    if record.status == FORFEIT:
+        text = f"{where}: could not be played: {record.reason}"
+    elif record.status == FORFEIT:
         bot = record.seats[record.fault_seat]
-        return f"{where}: seat {record.fault_seat} ({bot}) forfeited: {record.reason}"
-    return f"{where}: {'; '.join(record.faults)}"
+        text = f"{where}: seat {record.fault_seat} ({bot}) forfeited: {record.reason}"
+    else:
+        text = f"{where}: {'; '.join(record.faults)}"
+    return one_line(text)

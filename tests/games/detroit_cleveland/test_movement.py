@@ -107,11 +107,12 @@ def test_the_search_agrees_with_enumerating_every_path(name: str) -> None:
 
 
 def test_the_search_scales_with_the_track_not_the_paths() -> None:
-    # A 3-lane straight of 400 rows: 80 steps have about 2.5**80 paths, but few spaces.
+    # A 3-lane straight of 160 rows (480 spaces, near a track's most): 80 steps have
+    # about 2.5**80 paths, but few spaces.
     data = build_track(
         "long",
         "Long",
-        [Section("s", {0: 400, 1: 400, 2: 400})],
+        [Section("s", {0: 160, 1: 160, 2: 160})],
         ["s:6L"]
         + [f"s:{k}{lane}" for k, lane in ((5, "C"), (4, "L"), (3, "C"), (2, "L"), (1, "C"))],
     )

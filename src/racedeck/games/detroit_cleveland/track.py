@@ -124,20 +124,7 @@ def compile_track(data: TrackData, origin: str) -> Track:
             raise DataError(f"{origin}: space {i} has the reserved or empty id {space.id!r}")
         if space.id in index:
             raise DataError(f"{origin}: space id {space.id!r} appears twice")
-        if not 0 <= space.lane <= MAX_LANE:
-            raise DataError(
-                f"{origin}: space {space.id!r} has lane {space.lane}; lanes are 0 to {MAX_LANE}"
-            )
-        if not 0 <= space.distance <= MAX_DISTANCE:
-            raise DataError(
-                f"{origin}: space {space.id!r} lies at distance {space.distance}; distances"
-                f" are 0 to {MAX_DISTANCE:g}"
-            )
-        if len(space.ahead) + len(space.diagonal) > MAX_LINKS:
-            raise DataError(
-                f"{origin}: space {space.id!r} leads to"
-                f" {len(space.ahead) + len(space.diagonal)} spaces; at most {MAX_LINKS}"
-            )
+        _check_bounds(space, origin)
         index[space.id] = i
     finish = set()
     for name in data.finish:
@@ -199,6 +186,24 @@ def compile_track(data: TrackData, origin: str) -> Track:
         length=max(s.distance for s in data.spaces) + 1.0,
         index=MappingProxyType(index),
     )
+
+
+def _check_bounds(space: SpaceData, origin: str) -> None:
+    """Refuse a space past the bounds a track is held to (``MAX_LANE``, ...)."""
+    if not 0 <= space.lane <= MAX_LANE:
+        raise DataError(
+            f"{origin}: space {space.id!r} has lane {space.lane}; lanes are 0 to {MAX_LANE}"
+        )
+    if not 0 <= space.distance <= MAX_DISTANCE:
+        raise DataError(
+            f"{origin}: space {space.id!r} lies at distance {space.distance}; distances"
+            f" are 0 to {MAX_DISTANCE:g}"
+        )
+    links = len(space.ahead) + len(space.diagonal)
+    if links > MAX_LINKS:
+        raise DataError(
+            f"{origin}: space {space.id!r} leads to {links} spaces; at most {MAX_LINKS}"
+        )
 
 
 def _check_finish_reachable(
