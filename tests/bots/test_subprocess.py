@@ -228,3 +228,43 @@ def test_a_child_that_leaves_its_session_after_the_program_exited_is_killed(
     while _running(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _running(pid), "the child outlived its match"
+
+
+def test_play_stopped_by_sigterm_leaves_no_process_and_no_partial_log(tmp_path: Path) -> None:
+    """``play`` stopped by SIGTERM (a CI's cancel, ``timeout``) died at once: its log stayed
+    half-written beside its name and the program's child ran on. It now stops as Ctrl-C
+    stops it."""
+    import signal
+    import subprocess
+
+    marker = tmp_path / "child"
+    command = _program(
+        tmp_path,
+        f"""
+        child = subprocess.Popen(["sleep", "300"])
+        open({str(marker)!r}, "w").write(str(child.pid))
+        time.sleep(300)
+        """,
+    )
+    log = tmp_path / "m.jsonl"
+    seat = "cmd:" + " ".join(command)
+    args = ["play", "lacorsa", "--seat", seat, "--seat", "heuristic", "-o", "races=1"]
+    run = subprocess.Popen(
+        [sys.executable, "-m", "racedeck", *args, "--log", str(log)],
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 30
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    child = int(marker.read_text())
+    run.send_signal(signal.SIGTERM)
+    _out, err = run.communicate(timeout=30)
+    assert err.strip() == "racedeck: interrupted"
+    assert not log.exists() and not list(tmp_path.glob("*.partial"))
+    deadline = time.monotonic() + 5
+    while _running(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(child)

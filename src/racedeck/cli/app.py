@@ -192,6 +192,7 @@ def play(
     from racedeck.cli.contract import PlayOutput
     from racedeck.cli.logging import get_logger
     from racedeck.cli.render import debug_lines, describe_result
+    from racedeck.core import interrupts
     from racedeck.core.runner import FAULT_POLICIES
     from racedeck.core.session import plan_match, play_to_log
 
@@ -208,7 +209,10 @@ def play(
     target = None if no_log else (log or plan.default_log_path())
     logger = get_logger().bind(game=plan.game.name, seed=seed)
     logger.debug("match starting", seats=seat)
-    outcome, written = play_to_log(plan, target)
+    # Stopped by SIGTERM (a CI's cancel, ``timeout``) as by Ctrl-C: every bot is closed,
+    # with all it started, and no half-written log is left under its name.
+    with interrupts.sigterm_interrupts():
+        outcome, written = play_to_log(plan, target)
     logger.info("match finished", events=outcome.events, log=str(written) if written else None)
     if json:
         emit_json(
