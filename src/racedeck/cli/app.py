@@ -195,6 +195,7 @@ def play(
     from racedeck.core import interrupts
     from racedeck.core.runner import FAULT_POLICIES
     from racedeck.core.session import plan_match, play_to_log
+    from racedeck.core.shown import one_line
 
     if fault_policy not in FAULT_POLICIES:
         raise UsageError(
@@ -209,8 +210,7 @@ def play(
     target = None if no_log else (log or plan.default_log_path())
     logger = get_logger().bind(game=plan.game.name, seed=seed)
     logger.debug("match starting", seats=seat)
-    # Stopped by SIGTERM (a CI's cancel, ``timeout``) as by Ctrl-C: every bot is closed,
-    # with all it started, and no half-written log is left under its name.
+    # SIGTERM (a CI's cancel) stops it as Ctrl-C does: bots closed, no half-written log.
     with interrupts.sigterm_interrupts():
         outcome, written = play_to_log(plan, target)
     logger.info("match finished", events=outcome.events, log=str(written) if written else None)
@@ -229,8 +229,6 @@ def play(
             )
         )
         return
-    from racedeck.core.shown import one_line  # here: --help loads none of the engine
-
     typer.echo(describe_result(plan.game.title, seat, outcome.result))
     for fault in outcome.faults:
         reason = one_line(fault.reason)  # a bot's words: kept to this line
