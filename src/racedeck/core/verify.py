@@ -117,8 +117,8 @@ def verify_log(
 def check_parent(path: str | Path, parent: str | Path) -> None:
     """Raise ``VerificationError`` unless ``path`` is a fork of ``parent``.
 
-    The parent's hash at the fork point and every copied event must match, and the parent
-    must itself be an intact log (its own reading checks it).
+    The parent's hash at the fork point and every copied event and note must match, and
+    the parent must itself be an intact log (its own reading checks it).
     """
     with LogReader(path) as reader:
         fork = reader.header.fork
@@ -127,25 +127,43 @@ def check_parent(path: str | Path, parent: str | Path) -> None:
         mine, _ = _prefix_events(reader, fork.at)
     with LogReader(parent) as reader:
         theirs, parent_hash = _prefix_events(reader, fork.at)
-    if len(theirs) != fork.at + 1 or parent_hash != fork.parent_hash:
+    if sum(1 for _kind, _raw in theirs if _kind == "event") != fork.at + 1 or (
+        parent_hash != fork.parent_hash
+    ):
         raise VerificationError(
             f"{path}: forked at event {fork.at} of a log with hash {fork.parent_hash}, "
             f"but {parent} has hash {parent_hash} there"
         )
-    for seq, (a, b) in enumerate(zip(mine, theirs, strict=True)):
-        if a != b:
-            raise VerificationError(f"{path}: event {seq} is not the parent's event {seq}")
+    counted: dict[str, int] = {}
+    for (kind, a), other in zip(mine, theirs, strict=False):
+        number = counted[kind] = counted.get(kind, -1) + 1
+        if (kind, a) != other:
+            raise VerificationError(f"{path}: {kind} {number} is not the parent's")
+    if len(mine) != len(theirs):
+        raise VerificationError(
+            f"{path}: its copied part holds {len(mine)} lines of events and notes where the"
+            f" parent's holds {len(theirs)}: a fault or debug line was added or dropped"
+        )
 
 
-def _prefix_events(reader: LogReader, at: int) -> tuple[list[bytes], str]:
-    """Return the raw bytes of events 0 to ``at`` (fewer if the log ends) and the hash there."""
-    events: list[bytes] = []
+def _prefix_events(reader: LogReader, at: int) -> tuple[list[tuple[str, bytes]], str]:
+    """Return what a log holds up to event ``at``, in order, and the hash there.
+
+    Each event's raw bytes, and each fault and debug line's payload: a fork copies its
+    parent's notes with its events, so a note added to the copy is an edit as much as an
+    event changed in it.
+    """
+    lines: list[tuple[str, bytes]] = []
     for entry in reader:
         if entry.event is not None:
-            events.append(entry.event)
+            lines.append(("event", entry.event))
             if entry.seq == at:
                 break
-    return events, reader.last_hash
+        elif entry.fault is not None:
+            lines.append(("fault line", encode(entry.fault)))
+        elif entry.debug is not None:
+            lines.append(("debug line", encode(entry.debug)))
+    return lines, reader.last_hash
 
 
 def rerun_log(catalogue: Catalogue, replay: Replay, path: str | Path) -> bytes:

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from racedeck.core.driver import Driver
 from racedeck.core.entries import UnfoldableEvent, decode_action, decode_event
-from racedeck.core.errors import LogError
+from racedeck.core.errors import LogError, UsageError
+from racedeck.core.forcing import forced_actions
 from racedeck.core.game import AnyGame
 from racedeck.core.log import END_MATCH, Decision, Header, LogEntry, LogReader, encode
 from racedeck.core.model import ENGINE, Action
@@ -69,6 +70,8 @@ class _Walk:
         """The class of the turns decisions are resolved in (``decisions`` sets it)."""
         self.forced = _forced_plays(self.header)
         """The actions a fork's header forces at its fork point, by seat, until checked."""
+        self.fork_checked = False
+        """Whether the fork header's forced plays were checked where the fork begins."""
         self.owed: dict[int, int] = {}
         """Seats whose bot faulted under ``substitute`` and have not decided since: the line
         of the fault, by seat (their next action must be the substitute's)."""
@@ -84,6 +87,14 @@ class _Walk:
             for entry in self.entries:
                 decision = entry.decision
                 if decision is not None:
+                    if entry.seq < self.prefix_end < entry.seq + len(decision.events):
+                        raise LogError(
+                            self.path,
+                            entry.line,
+                            f"the header's fork point, event {self.prefix_end - 1}, falls"
+                            " inside this decision: a fork is made only between decisions,"
+                            " so the log was edited",
+                        )
                     return entry.line, entry.seq, decision
                 fault = entry.fault
                 if fault is not None:
@@ -103,6 +114,8 @@ class _Walk:
             return None
         line, seq, decision = found
         try:
+            if seq == self.prefix_end:
+                self._check_fork_point(state, line)
             chosen = self.legal_action(line, seat, decision, legal)
             if seq >= self.prefix_end and seat in self.forced:
                 _check_forced(self.forced.pop(seat), decision, seat, self.path, line)
@@ -156,6 +169,24 @@ class _Walk:
                 "substitute's (the first legal action): the log was altered",
             )
 
+    def _check_fork_point(self, state: Any, line: int) -> None:
+        """Refuse a fork header whose forced plays do not hold where the fork begins.
+
+        Each forced seat must be one to act there, once, with one of its legal actions
+        (``forcing.forced_actions``); that its decision is the forced one is checked as
+        it is read (``_check_forced``). Checked once, at the first decision of the fork.
+        """
+        fork = self.header.fork
+        if fork is None or self.fork_checked:
+            return
+        self.fork_checked = True
+        try:
+            forced_actions(self.game, state, fork.play)
+        except UsageError as exc:
+            raise LogError(
+                self.path, line, f"the header's forced plays do not hold at the fork point: {exc}"
+            ) from None
+
     def engine_turn(self, state: Any, seq: int) -> Turn[Any, Any]:
         """Return the engine's turn at event ``seq``, decided again (as recorded in a prefix)."""
         found = self.read()
@@ -168,6 +199,8 @@ class _Walk:
             )
         self.pending.append((line, seq, decision, None))
         header = self.header
+        if seq == self.prefix_end:
+            self._check_fork_point(state, line)
         if seq < self.prefix_end:
             return _as_recorded(self.game, state, (line, seq, decision), header.players, self.path)
         turn = self.make(self.game, state, engine_stream(header.seed, seq))
@@ -240,6 +273,13 @@ class _Walk:
             ) from None
         if self.broken:
             raise self.broken[0]
+        if self.prefix_end > replay.events:
+            raise LogError(
+                reader.path,
+                reader.lines_read,
+                f"the header's fork point, event {self.prefix_end - 1}, lies past the log's"
+                f" last event, {replay.events - 1}: the log was edited",
+            )
         if driver.over:
             after = self.read()
             if after is not None:
