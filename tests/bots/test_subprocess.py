@@ -209,11 +209,12 @@ def test_a_child_that_leaves_its_session_after_the_program_exited_is_killed(
     command = _program(
         tmp_path,
         f"""
-        if os.fork() == 0:
+        child = os.fork()
+        if child == 0:
             time.sleep(0.3)
             os.setsid()
-            open({str(marker)!r}, "w").write(str(os.getpid()))
             time.sleep(300)
+        open({str(marker)!r}, "w").write(str(child))
         os._exit(0)
         """,
     )

@@ -194,3 +194,25 @@ def test_a_plugin_bot_that_raises_its_own_interrupt_is_a_fault_line_without_cont
     assert lines[0].endswith("0 the same (0.0%)")
     assert "; raiser: faulted: raised KeyboardInterrupt" in lines[1]
     assert "\x1b" not in out
+
+
+class _Interrupted(Bot):
+    """Stands for a person pressing Ctrl-C while the bot thinks: a real SIGINT arrives."""
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        import os
+        import signal
+        import time
+
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)
+        return legal[0]
+
+
+def test_ctrl_c_while_a_compared_bot_thinks_stops_compare(matches: dict[str, Path]) -> None:
+    """A real Ctrl-C was taken for the bot's own interrupt: reported as its fault at that
+    decision, one decision after another, so stopping took one Ctrl-C a decision."""
+    registry = load_registry(entry_points=False)
+    registry.add_bot(BotSpec(name="interrupted", factory=_Interrupted, description="^C"))
+    with pytest.raises(KeyboardInterrupt):
+        compare_log(registry, matches["lacorsa"], 0, "interrupted")

@@ -31,6 +31,7 @@ from racedeck.core.errors import (
     RacedeckError,
     UsageError,
 )
+from racedeck.core.interrupts import sigterm_interrupts
 
 if TYPE_CHECKING:
     from racedeck.core.verify import Verification
@@ -192,7 +193,6 @@ def play(
     from racedeck.cli.contract import PlayOutput
     from racedeck.cli.logging import get_logger
     from racedeck.cli.render import debug_lines, describe_result
-    from racedeck.core import interrupts
     from racedeck.core.runner import FAULT_POLICIES
     from racedeck.core.session import plan_match, play_to_log
     from racedeck.core.shown import one_line
@@ -210,9 +210,7 @@ def play(
     target = None if no_log else (log or plan.default_log_path())
     logger = get_logger().bind(game=plan.game.name, seed=seed)
     logger.debug("match starting", seats=seat)
-    # SIGTERM (a CI's cancel) stops it as Ctrl-C does: bots closed, no half-written log.
-    with interrupts.sigterm_interrupts():
-        outcome, written = play_to_log(plan, target)
+    outcome, written = play_to_log(plan, target)
     logger.info("match finished", events=outcome.events, log=str(written) if written else None)
     if json:
         emit_json(
@@ -364,7 +362,8 @@ def main(argv: list[str] | None = None) -> int:
     _state["json"] = "--json" in args
     try:
         # Without standalone mode a command's typer.Exit comes back as the return value.
-        with output.result_only("--json" in args), output.cleaned():
+        # SIGTERM (a CI's cancel) stops any command as Ctrl-C does: bots closed, no partial.
+        with output.result_only("--json" in args), output.cleaned(), sigterm_interrupts():
             code = _command().main(args=args, prog_name="racedeck", standalone_mode=False)
     except RacedeckError as exc:
         if debug:

@@ -22,7 +22,7 @@ from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.driver import Driver
 from racedeck.core.game import AnyGame
 from racedeck.core.handed import copy_legal, copy_observation
-from racedeck.core.interrupts import is_bots_own
+from racedeck.core.interrupts import is_bots_own, watching
 from racedeck.core.model import ENGINE, NOT_OBSERVED, Action, Observation, Options, Result
 from racedeck.core.rng import Rng, bot_stream
 from racedeck.core.step import NO_CHANCE, Turn, choose
@@ -198,9 +198,11 @@ def watch(
         driver = Driver(game, start, 0, ask, engine_turn=engine_turn)
         # A sealed step's seats are all asked before any is resolved: the watch ends
         # once the last recorded decision has been resolved, not once it has been read.
-        for resolved, _decided in enumerate(driver, start=1):
-            if resolved == len(decisions):
-                break
+        # A real Ctrl-C stops it, as it stops a match; a bot's own interrupt is its fault.
+        with watching():
+            for resolved, _decided in enumerate(driver, start=1):
+                if resolved == len(decisions):
+                    break
     return pending
 
 
