@@ -28,6 +28,7 @@ from racedeck import hookspecs
 from racedeck.core.bot import BotSpec
 from racedeck.core.errors import PluginError, UnknownBotError, UnknownGameError
 from racedeck.core.game import AnyGame
+from racedeck.core.shown import shown
 from racedeck.hookspecs import PictureFactory
 
 ENTRY_POINT_GROUP = "racedeck"
@@ -175,8 +176,17 @@ def _dir_modules(plugins_dir: Path) -> Iterable[tuple[str, ModuleType]]:
     for path in sorted(plugins_dir.glob("*.py")):
         if path.name.startswith("_"):
             continue
+        # Only a regular file is read: a pipe named x.py would wait for a writer for ever,
+        # and a link that loops resolves to nothing.
+        try:
+            resolved = path.resolve(strict=True)
+            regular = resolved.is_file()
+        except (OSError, RuntimeError):
+            regular = False
+        if not regular:
+            raise PluginError(f"{shown(str(path))}: not a regular file, so not a plugin")
         # The same file always maps to the same module, so loading twice is idempotent.
-        key = hashlib.blake2b(str(path.resolve()).encode(), digest_size=6).hexdigest()
+        key = hashlib.blake2b(str(resolved).encode(), digest_size=6).hexdigest()
         module_name = f"racedeck_plugin_{path.stem}_{key}"
         if module_name in sys.modules:
             yield path.name, sys.modules[module_name]

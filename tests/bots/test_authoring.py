@@ -76,6 +76,31 @@ def test_new_bot_will_not_overwrite_a_folder_without_force(tmp_path: Path) -> No
     assert (tmp_path / "keep.txt").read_text() == "mine"
 
 
+def test_new_bot_with_force_writes_through_no_link_and_into_no_pipe(tmp_path: Path) -> None:
+    """A planted README.md link overwrote a file elsewhere, a tests/ link put a file in
+    another folder, a pipe named README.md hung: each is refused before any file is
+    written, and nothing outside the folder changes."""
+    import os
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "victim.txt").write_text("mine")
+    for plant in ("link", "folder link", "pipe"):
+        into = tmp_path / plant.replace(" ", "-")
+        into.mkdir()
+        if plant == "link":
+            (into / "README.md").symlink_to(elsewhere / "victim.txt")
+        elif plant == "folder link":
+            (into / "tests").symlink_to(elsewhere)
+        else:
+            os.mkfifo(into / "README.md")
+        args = ["new-bot", "x", "--game", "lacorsa", "--into", str(into), "--force"]
+        assert main(args) == 3, plant
+        assert sorted(p.name for p in into.iterdir()) in (["README.md"], ["tests"]), plant
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["victim.txt"]
+    assert (elsewhere / "victim.txt").read_text() == "mine"
+
+
 def test_bot_check_exits_nonzero_and_names_each_violation(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

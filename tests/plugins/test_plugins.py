@@ -52,6 +52,25 @@ def test_a_broken_plugin_file_is_one_clear_error(tmp_path: Path) -> None:
         load_registry(tmp_path, entry_points=False)
 
 
+def test_a_plugin_file_that_is_a_pipe_or_a_looping_link_is_one_clear_error(
+    tmp_path: Path,
+) -> None:
+    """A pipe named x.py hung every command (Python waited for its writer); a link that
+    loops was an internal error."""
+    import os
+
+    pipe = tmp_path / "pipe"
+    pipe.mkdir()
+    os.mkfifo(pipe / "x.py")
+    loop = tmp_path / "loop"
+    loop.mkdir()
+    (loop / "a.py").symlink_to(loop / "b.py")
+    (loop / "b.py").symlink_to(loop / "a.py")
+    for folder in (pipe, loop):
+        with pytest.raises(PluginError, match="not a regular file, so not a plugin"):
+            load_registry(folder, entry_points=False)
+
+
 def test_a_plugin_with_an_unknown_hook_is_refused(tmp_path: Path) -> None:
     (tmp_path / "typo.py").write_text(
         "from racedeck.hookspecs import hookimpl\n\n@hookimpl\ndef racedeck_register_bot(register):\n    pass\n"

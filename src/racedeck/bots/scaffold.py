@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from racedeck.core.errors import UsageError
+from racedeck.core.files import UnsafeTargetError, check_target, write_atomically
 
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 """A bot name: lowercase words of letters and digits joined by hyphens."""
@@ -218,6 +219,8 @@ def write_package(name: str, game: str, folder: Path, *, force: bool = False) ->
         raise UsageError(
             f"bot name {name!r} must be lowercase letters and digits, words joined by '-'"
         )
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder} is not a folder")
     if folder.exists() and any(folder.iterdir()) and not force:
         raise UsageError(f"{folder} already exists and is not empty; use --force to overwrite")
     module = module_name(name)
@@ -236,10 +239,20 @@ def write_package(name: str, game: str, folder: Path, *, force: bool = False) ->
         f"src/{module}/plugin.py": _PLUGIN,
         f"tests/test_{module}.py": _TESTS,
     }
+    # Into a folder given --force, as anywhere racedeck writes: never through a link (a
+    # planted README.md or tests/ would send a file elsewhere), and every target checked
+    # before the first file is written.
+    for relative in files:
+        for inside in Path(relative).parents:
+            if (folder / inside).is_symlink():
+                raise UnsafeTargetError(
+                    f"cannot write {folder / relative}: {folder / inside} is a symbolic link"
+                )
+        check_target(folder / relative)
     written = []
     for relative, template in files.items():
         path = folder / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(template.format(**values))
+        write_atomically(path, template.format(**values).encode())
         written.append(path)
     return written
