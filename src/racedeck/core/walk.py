@@ -41,6 +41,10 @@ seats share one turn) and ``turn.state`` is the state after the turn's last even
 """
 
 
+ACTIONS_KEPT = 4096
+"""How many different actions a walk keeps decoded (a match has far fewer)."""
+
+
 class _Ended(Exception):
     """The log has no more decisions where the engine is to act."""
 
@@ -70,6 +74,8 @@ class _Walk:
         """The class of the turns decisions are resolved in (``decisions`` sets it)."""
         self.forced = _forced_plays(self.header)
         """The actions a fork's header forces at its fork point, by seat, until checked."""
+        self.actions: dict[bytes, Action] = {}
+        """Actions read so far, by their canonical bytes (``legal_action``)."""
         self.fork_checked = False
         """Whether the fork header's forced plays were checked where the fork begins."""
         self.owed: dict[int, int] = {}
@@ -136,8 +142,15 @@ class _Walk:
             raise LogError(
                 path, line, f"a decision of {_who(decision.actor)} where seat {seat} is to act"
             )
-        assert decision.action is not None
-        action = decode_action(self.game, decision.action, path, line)
+        raw = decision.action
+        assert raw is not None
+        # A match repeats its actions: each spelling is decoded and checked canonical once
+        # (actions are frozen, so the one decoded object serves every line that spells it).
+        action = self.actions.get(raw)
+        if action is None:
+            action = decode_action(self.game, raw, path, line)
+            if len(self.actions) < ACTIONS_KEPT:
+                self.actions[raw] = action
         # The engine's copy of the action, found by equality in C (``tuple.index``);
         # ``choose``'s own rule (the very type, equal) decides when that is unsure.
         try:
