@@ -164,12 +164,14 @@ def test_fork_command_writes_a_log_that_fork_verify_accepts(
     assert main(["replay", str(out), "--verify"]) == 0, capsys.readouterr().err
 
 
-def test_fork_past_the_end_is_bad_input_and_leaves_no_file(
+def test_fork_past_the_end_is_a_usage_error_and_leaves_no_file(
     parent: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The parent is fine; the value asked for is not: a usage error (as ``step --at``),
+    not the exit of a bad log."""
     out = tmp_path / "none.jsonl"
-    assert main(["fork", str(parent), "--at", "100000", "--log", str(out)]) == 3
-    assert "event 100000 does not exist" in capsys.readouterr().err
+    assert main(["fork", str(parent), "--at", "100000", "--log", str(out)]) == 2
+    assert "--at 100000: " in capsys.readouterr().err
     assert not out.exists() and not list(tmp_path.iterdir())
 
 

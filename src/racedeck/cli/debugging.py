@@ -164,6 +164,7 @@ def compare(
 ) -> None:
     """Ask a bot what it would have played at each of a seat's decisions; list where they part."""
     from racedeck.cli.contract import CompareOutput, PartingRow
+    from racedeck.core.shown import one_line
     from racedeck.inspect.compare import compare_log
 
     found = compare_log(registry(plugins_dir), log, seat, bot)
@@ -190,7 +191,8 @@ def compare(
         f"{found.agreed} the same ({found.rate:.1%})"
     )
     for part in found.partings:
-        other = f"faulted: {part.fault}" if part.chosen is None else part.chosen
+        # A fault is the bot's own words: kept to this line.
+        other = f"faulted: {one_line(part.fault or '')}" if part.chosen is None else part.chosen
         typer.echo(f"  event {part.seq}: played {part.played}; {found.bot}: {other}")
 
 

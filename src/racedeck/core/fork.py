@@ -78,6 +78,9 @@ def fork_log(
     parent_replay = replay_log(catalogue, parent)
     if parent_replay.error is not None:
         raise parent_replay.error
+    if at >= parent_replay.events:
+        # The log is fine: the value asked for is not (a usage error, not a bad log's).
+        raise UsageError(f"--at {at}: {parent} has events 0 to {parent_replay.events - 1}")
     with LogReader(parent) as reader:
         game, options = open_game(catalogue, reader.header, str(parent))
         # Refuses a fork point inside a decision's events, naming where it began.
