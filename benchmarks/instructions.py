@@ -2,7 +2,8 @@
 
 Timed rates on a shared two-core machine drift by half from one minute to the next, even
 taken side by side. An instruction count does not: valgrind's callgrind counts the
-instructions the interpreter executes, the same on every run of the same code and input.
+instructions the interpreter executes, the same on every run of the same code and input
+(string hashing salted alike in every process: ``PYTHONHASHSEED=0``).
 For each game, a process of the tree plays the same random-bot matches as
 ``bench_replay`` and writes their logs (each tree in its own format); then a fresh process
 verifies them once to warm up and ``--passes`` more times, and another with no extra
@@ -57,7 +58,10 @@ def count(tree: Path, game: str, passes: int, folder: Path) -> int:
             ],
             input=line * (1 + extra),
             cwd=tree,
-            env=environment(tree),
+            # String hashing is salted per process: sets and dicts of strings then iterate
+            # in another order, and the count moves by several percent between runs of the
+            # same code. One fixed salt makes it the same on every run.
+            env={**environment(tree), "PYTHONHASHSEED": "0"},
             capture_output=True,
             text=True,
             check=True,
