@@ -212,7 +212,14 @@ class _Interrupted(Bot):
 def test_ctrl_c_while_a_compared_bot_thinks_stops_compare(matches: dict[str, Path]) -> None:
     """A real Ctrl-C was taken for the bot's own interrupt: reported as its fault at that
     decision, one decision after another, so stopping took one Ctrl-C a decision."""
+    import signal
+
+    # Ctrl-C as a terminal delivers it (a suite run in the background starts ignoring it).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     registry = load_registry(entry_points=False)
     registry.add_bot(BotSpec(name="interrupted", factory=_Interrupted, description="^C"))
-    with pytest.raises(KeyboardInterrupt):
-        compare_log(registry, matches["lacorsa"], 0, "interrupted")
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            compare_log(registry, matches["lacorsa"], 0, "interrupted")
+    finally:
+        signal.signal(signal.SIGINT, previous)
