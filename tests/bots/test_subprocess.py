@@ -269,3 +269,34 @@ def test_play_stopped_by_sigterm_leaves_no_process_and_no_partial_log(tmp_path: 
     while _running(child) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _running(child)
+
+
+def test_true_is_neither_protocol_1_nor_the_answer_to_decision_1(tmp_path: Path) -> None:
+    """JSON's ``true`` equals 1 in Python: ``"protocol": true`` passed as protocol 1 (its
+    name and version ignored) and ``"decision": true`` as the answer to decision 1."""
+    ready = tmp_path / "ready.py"
+    ready.write_text(
+        "import json, sys\nsys.stdin.readline()\n"
+        "print(json.dumps({'type': 'ready', 'protocol': True}), flush=True)\nsys.stdin.read()\n"
+    )
+    spec = subprocess_spec("truthy", [sys.executable, str(ready)])
+    outcome, _log = play([spec, HEURISTIC], seed=1)
+    assert outcome.forfeit is not None and "protocol True is not 1 or 2" in outcome.forfeit.reason
+    answering = tmp_path / "answering.py"
+    answering.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'start':\n"
+        "        print(json.dumps({'type': 'ready', 'protocol': 2, 'name': 't', 'version': '1'}),"
+        " flush=True)\n"
+        "    elif m['type'] == 'act':\n"
+        "        d = True if m['decision'] == 1 else m['decision']\n"
+        "        print(json.dumps({'decision': d, 'choice': 0}), flush=True)\n"
+        "    else:\n"
+        "        break\n"
+    )
+    spec = subprocess_spec("truthy", [sys.executable, str(answering)], time_limit=2)
+    outcome, _log = play([spec, HEURISTIC], seed=1)
+    assert outcome.forfeit is not None and outcome.forfeit.seat == 0
+    assert "decision 1" in outcome.forfeit.reason

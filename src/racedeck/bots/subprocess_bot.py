@@ -32,7 +32,7 @@ from racedeck.bots.cgroups import Group
 from racedeck.bots.sandbox import Sandbox, in_sandbox, program_binds
 from racedeck.bots.violations import CLIP as CLIP
 from racedeck.bots.violations import Violation as Violation
-from racedeck.bots.violations import clip, decoded_object, where
+from racedeck.bots.violations import clip, decoded_object, echoes, where
 from racedeck.core import proctree
 from racedeck.core.bot import Bot, BotFault, BotGone, BotSpec
 from racedeck.core.game import AnyGame
@@ -152,7 +152,7 @@ class SubprocessBot(Bot):
     def _ready(self, answer: dict[str, Any], line: str) -> None:
         """Read the protocol version, name and version a program gives in ``ready``."""
         protocol = answer.get("protocol", 1)
-        if protocol not in (1, 2):
+        if type(protocol) is not int or protocol not in (1, 2):  # not true, nor 2.0
             self._violate("bad-answer", -1, f"protocol {protocol!r} is not 1 or 2", line)
         self.protocol = protocol
         if protocol == 2:
@@ -188,7 +188,7 @@ class SubprocessBot(Bot):
             if self.protocol == 1:
                 break
             echoed = decoded_object(line)
-            if echoed is not None and echoed.get("decision") == decision:
+            if echoes(echoed, decision):
                 break
             self._stray(echoed or {}, decision, line)
         answer = self._parse(line, decision)
@@ -208,7 +208,7 @@ class SubprocessBot(Bot):
     def _stray(self, answer: dict[str, Any], decision: int, line: str) -> None:
         """Drop a late answer to a decision already settled; any other line is a violation."""
         echoed = answer.get("decision")
-        if isinstance(echoed, int) and echoed in self._late:
+        if type(echoed) is int and echoed in self._late:
             self._late.discard(echoed)
             return
         self._late.add(decision)  # its real answer may still come: it is dropped then

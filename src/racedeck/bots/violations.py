@@ -29,6 +29,12 @@ def clip(text: str, width: int = CLIP) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+def echoes(answer: dict[str, Any] | None, decision: int) -> bool:
+    """Whether ``answer`` echoes ``decision``: the very integer (``true`` is no decision 1)."""
+    echoed = answer.get("decision") if answer is not None else None
+    return type(echoed) is int and echoed == decision
+
+
 def decoded_object(line: str) -> dict[str, Any] | None:
     """Return the JSON object ``line`` holds, or None."""
     try:
