@@ -178,3 +178,56 @@ def test_a_bot_that_leaves_a_thread_running_does_not_hang_a_tournament(
     code, _out, err = run_cli(args, capsys)
     assert code == 0, err
     assert time.monotonic() - start < 60
+
+
+def test_a_stopped_tournament_leaves_no_process_a_bots_program_started(tmp_path: Path) -> None:
+    """Stopping the pool ends its workers mid-match: the bot's program died with its worker,
+    but what the program had started (here a ``sleep``) ran on. A worker now ends all it
+    began before itself."""
+    marker = tmp_path / "child"
+    bot = tmp_path / "starter.py"
+    bot.write_text(
+        "import json, subprocess, sys, time\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'start':\n"
+        "        print(json.dumps({'type': 'ready'}), flush=True)\n"
+        "    elif m['type'] == 'act':\n"
+        "        child = subprocess.Popen(['sleep', '300'])\n"
+        f"        open({str(marker)!r}, 'a').write(str(child.pid) + '\\n')\n"
+        "        time.sleep(300)\n"
+    )
+    db = tmp_path / "t.sqlite"
+    command = [sys.executable, "-m", "racedeck", "tournament", "lacorsa"]
+    command += ["--bot", f"cmd:{sys.executable} {bot}", "--bot", "heuristic", "-o", "races=1"]
+    command += ["--matches", "4", "--workers", "2", "--db", str(db)]
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)
+        children = [int(pid) for pid in marker.read_text().split()]
+        os.kill(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        alive = children
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.1)
+            alive = [pid for pid in children if Path(f"/proc/{pid}").exists() and not _zombie(pid)]
+        assert alive == [], f"the program's children outlived the tournament: {alive}"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        for pid in [int(p) for p in marker.read_text().split()] if marker.exists() else []:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True

@@ -401,6 +401,20 @@ def _ignore_interrupts() -> None:
     # Blocked from the start (``submitted``); once ignored, a Ctrl-C still pending is
     # dropped, and the worker's own children start with the signal ignored, not blocked.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGTERM, _end_with_descendants)
     proctree.die_with_parent()
     if os.getppid() == 1:  # the driver was gone before the line above took effect
         os._exit(1)
+
+
+def _end_with_descendants(signum: int, frame: object) -> None:
+    """End the worker when the driver stops the pool (``stop``), and all its matches began.
+
+    The worker is ended in the middle of a match: a bot's program is killed with the
+    worker (it dies with its parent), but not what the program started. Everything
+    descended from the worker is killed first, deepest last to first, then the worker.
+    """
+    for pid in reversed(proctree.descendants(os.getpid())):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    os._exit(128 + signum)
