@@ -77,6 +77,18 @@ def test_forced_plays_no_fork_could_have_are_refused(registry: Registry, tmp_pat
             verify_log(registry, forged)
 
 
+def test_forced_plays_where_no_decision_follows_are_refused(
+    registry: Registry, tmp_path: Path
+) -> None:
+    """At the last event the match is over: no seat acts there, so none can be forced."""
+    path = _log(tmp_path, "lacorsa")
+    seq, count = _decisions(path)[-1]
+    play = (ForcedPlay(seat=0, act={"type": "pass"}),)
+    forged = _with_fork(path, ForkOrigin(parent_hash="0" * 32, at=seq + count - 1, play=play))
+    with pytest.raises(LogError, match="forces plays at its fork point, but no decision follows"):
+        verify_log(registry, forged)
+
+
 def test_a_note_added_to_the_copied_part_is_not_the_parents(
     registry: Registry, tmp_path: Path
 ) -> None:

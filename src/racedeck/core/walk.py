@@ -23,7 +23,7 @@ from racedeck.core.entries import UnfoldableEvent, decode_action, decode_event
 from racedeck.core.errors import LogError, UsageError
 from racedeck.core.forcing import forced_actions
 from racedeck.core.game import AnyGame
-from racedeck.core.log import END_MATCH, Decision, Header, LogEntry, LogReader, encode
+from racedeck.core.log import END_MATCH, Decision, LogEntry, LogReader, encode
 from racedeck.core.model import ENGINE, Action
 from racedeck.core.rng import engine_stream
 from racedeck.core.shown import shown
@@ -72,8 +72,9 @@ class _Walk:
         self.broken: list[LogError] = []
         self.make: type[Turn[Any, Any]] = Turn
         """The class of the turns decisions are resolved in (``decisions`` sets it)."""
-        self.forced = _forced_plays(self.header)
-        """The actions a fork's header forces at its fork point, by seat, until checked."""
+        self.forced: dict[int, Action] = {}
+        """The actions a fork's header forces at its fork point, by seat, until checked:
+        set where the fork begins (``_check_fork_point``)."""
         self.actions: dict[bytes, Action] = {}
         """Actions read so far, by their canonical bytes (``legal_action``)."""
         self.fork_checked = False
@@ -123,8 +124,8 @@ class _Walk:
             if seq == self.prefix_end:
                 self._check_fork_point(state, line)
             chosen = self.legal_action(line, seat, decision, legal)
-            if seq >= self.prefix_end and seat in self.forced:
-                _check_forced(self.forced.pop(seat), decision, seat, self.path, line)
+            if seat in self.forced:
+                _check_forced(self.forced.pop(seat), chosen, seat, self.path, line)
             if self.owed:
                 self._check_substitute(seat, chosen, legal, line)
         except LogError as exc:
@@ -186,15 +187,16 @@ class _Walk:
         """Refuse a fork header whose forced plays do not hold where the fork begins.
 
         Each forced seat must be one to act there, once, with one of its legal actions
-        (``forcing.forced_actions``); that its decision is the forced one is checked as
-        it is read (``_check_forced``). Checked once, at the first decision of the fork.
+        (``forcing.forced_actions``, as the fork that wrote the header asked); each such
+        seat's decision there must then be that action (``_check_forced``). Checked once,
+        at the first decision of the fork.
         """
         fork = self.header.fork
         if fork is None or self.fork_checked:
             return
         self.fork_checked = True
         try:
-            forced_actions(self.game, state, fork.play)
+            self.forced = forced_actions(self.game, state, fork.play)
         except UsageError as exc:
             raise LogError(
                 self.path, line, f"the header's forced plays do not hold at the fork point: {exc}"
@@ -293,6 +295,14 @@ class _Walk:
                 f"the header's fork point, event {self.prefix_end - 1}, lies past the log's"
                 f" last event, {replay.events - 1}: the log was edited",
             )
+        fork = self.header.fork
+        if fork is not None and fork.play and not self.fork_checked:
+            raise LogError(
+                reader.path,
+                reader.lines_read,
+                "the header forces plays at its fork point, but no decision follows it:"
+                " the log was edited",
+            )
         if driver.over:
             after = self.read()
             if after is not None:
@@ -330,21 +340,14 @@ def walk_decisions(game: AnyGame, reader: LogReader, replay: Replay) -> Iterator
     return _Walk(game, reader, replay).decisions(Turn)
 
 
-def _forced_plays(header: Header) -> dict[int, bytes]:
-    """Return the actions a fork's header forces at its fork point: seat, canonical bytes."""
-    if header.fork is None:
-        return {}
-    return {play.seat: encode(play.act) for play in header.fork.play}
-
-
-def _check_forced(wanted: bytes, decision: Decision, seat: int, path: str, line: int) -> None:
-    """Raise ``LogError`` unless a forced seat's first decision is the header's action."""
-    if decision.action != wanted:
+def _check_forced(wanted: Action, chosen: Action, seat: int, path: str, line: int) -> None:
+    """Raise ``LogError`` unless a forced seat's decision at the fork point is the header's."""
+    if chosen != wanted or type(chosen) is not type(wanted):
         raise LogError(
             path,
             line,
             f"seat {seat}'s action at the fork point is not the one the header forces "
-            f"({wanted.decode(errors='replace')})",
+            f"({encode(wanted).decode(errors='replace')})",
         )
 
 
