@@ -143,8 +143,8 @@ def kill_holders(pipes: frozenset[int]) -> None:
             kill_tree(pid)
 
 
-def kill_tree(root: int) -> None:
-    """Kill ``root``, its process group and every descendant it adopted or started."""
+def kill_descendants(root: int) -> None:
+    """Kill every process descended from ``root``, deepest first (``root`` itself lives)."""
     for _ in range(3):  # a process may fork while its siblings are being killed
         found = descendants(root)
         for pid in reversed(found):
@@ -152,6 +152,11 @@ def kill_tree(root: int) -> None:
                 os.kill(pid, signal.SIGKILL)
         if not found:
             break
+
+
+def kill_tree(root: int) -> None:
+    """Kill ``root``, its process group and every descendant it adopted or started."""
+    kill_descendants(root)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(root, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError, PermissionError):

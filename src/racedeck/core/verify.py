@@ -127,9 +127,8 @@ def check_parent(path: str | Path, parent: str | Path) -> None:
         mine, _ = _prefix_events(reader, fork.at)
     with LogReader(parent) as reader:
         theirs, parent_hash = _prefix_events(reader, fork.at)
-    if sum(1 for _kind, _raw in theirs if _kind == "event") != fork.at + 1 or (
-        parent_hash != fork.parent_hash
-    ):
+    copied = sum(1 for kind, _raw in theirs if kind == "event")
+    if copied != fork.at + 1 or parent_hash != fork.parent_hash:
         raise VerificationError(
             f"{path}: forked at event {fork.at} of a log with hash {fork.parent_hash}, "
             f"but {parent} has hash {parent_hash} there"

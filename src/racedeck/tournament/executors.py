@@ -412,9 +412,7 @@ def _end_with_descendants(signum: int, frame: object) -> None:
 
     The worker is ended in the middle of a match: a bot's program is killed with the
     worker (it dies with its parent), but not what the program started. Everything
-    descended from the worker is killed first, deepest last to first, then the worker.
+    descended from the worker is killed first, deepest first, then the worker.
     """
-    for pid in reversed(proctree.descendants(os.getpid())):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
+    proctree.kill_descendants(os.getpid())
     os._exit(128 + signum)
