@@ -6,6 +6,7 @@ import pytest
 
 from racedeck.bots.ismcts import Budget, Ismcts
 from racedeck.bots.named import resolve
+from racedeck.bots.plugin import LEARNED_BIAS
 from racedeck.core.bot import NO_PARAMETERS, BotParameterError
 from tests.bots.helpers import REGISTRY, play
 
@@ -24,15 +25,16 @@ def test_every_built_in_bot_declares_its_parameters(game: str) -> None:
 
 
 def test_ismcts_parameters_carry_each_variants_defaults_types_and_choices() -> None:
-    fast = {p.name: p for p in REGISTRY.bot("ismcts-fast", "lacorsa").declared()}
+    # Wacky Races plays the general variants (LACORSA and Famous 500 register their own).
+    fast = {p.name: p for p in REGISTRY.bot("ismcts-fast", "wacky-races").declared()}
     assert fast["simulations"].default == 50 and fast["simulations"].type is int
     assert fast["simulations"].optional
     assert fast["effort"].default is None and fast["effort"].type is float
     assert fast["horizon"].default is None and fast["horizon"].type is int
-    assert fast["rollout"].choices == ("random", "heuristic", "light")
+    assert fast["rollout"].choices == ("random", "heuristic", "light", "learned")
     assert fast["sealed"].choices == ("regret", "exp3", "ucb1")
     assert fast["exploration"].type is float and fast["exploration"].doc.startswith("UCB1")
-    strong = {p.name: p.default for p in REGISTRY.bot("ismcts-strong", "lacorsa").declared()}
+    strong = {p.name: p.default for p in REGISTRY.bot("ismcts-strong", "wacky-races").declared()}
     assert strong["simulations"] == 1000
 
 
@@ -42,7 +44,9 @@ def test_parameters_given_as_strings_make_the_bot_that_plays() -> None:
     )
     bot = spec.factory()
     assert isinstance(bot, Ismcts)
-    assert bot.budget == Budget(simulations=7, rollout="random", exploration=1.5, sealed="exp3")
+    assert bot.budget == Budget(
+        simulations=7, rollout="random", exploration=1.5, sealed="exp3", bias=LEARNED_BIAS
+    )
     outcome, _ = play([spec, REGISTRY.bot("random", "lacorsa")], seed=4)
     assert not outcome.faults and bot.budget.simulations == 7
 
@@ -50,7 +54,8 @@ def test_parameters_given_as_strings_make_the_bot_that_plays() -> None:
 def test_a_budget_of_effort_with_a_horizon_is_one_bot_name_away() -> None:
     """``ismcts:simulations=none,effort=1,horizon=20``: the opt-in budget of docs/bots.md."""
     spec = resolve(
-        lambda name: REGISTRY.bot(name, "lacorsa"), "ismcts:simulations=none,effort=1,horizon=20"
+        lambda name: REGISTRY.bot(name, "wacky-races"),
+        "ismcts:simulations=none,effort=1,horizon=20",
     )
     assert spec.name == "ismcts:simulations=none,effort=1.0,horizon=20"  # as logs name it
     assert spec.parameters == Budget(simulations=None, effort=1.0, horizon=20, rollout="heuristic")

@@ -20,7 +20,7 @@ import pytest
 
 from racedeck.bots.ismcts import game_bias
 from racedeck.bots.plugin import (
-    GAME_BUDGET_VERSION,
+    GAME_BUDGET_VERSIONS,
     GAME_BUDGETS,
     ISMCTS_BUDGETS,
     SEARCH_VERSION,
@@ -65,10 +65,12 @@ def _fingerprinted(game_name: str, players: int, bot: str = "ismcts", **paramete
     """Play ``bot`` (``ismcts``, small budget) in seat 0, the heuristic in the others, seed
     3; hash the event lines.
 
-    The budget is the general one (whole playouts), in a game that registers its own too.
+    The budget is the general one (whole heuristic playouts), in a game that registers its
+    own too.
     """
+    general = {"effort": "none", "horizon": "none", "rollout": "heuristic", "bias": "none"}
     search = REGISTRY.bot(bot, game_name).with_parameters(
-        simulations=_BUDGETS[game_name, players], effort="none", horizon="none", **parameters
+        simulations=_BUDGETS[game_name, players], **{**general, **parameters}
     )
     return _events_hash(game_name, players, search)
 
@@ -100,7 +102,7 @@ def test_every_ismcts_variant_carries_the_searchs_version_or_its_own() -> None:
         for game_name, _ in FINGERPRINTS:
             wanted = VARIANT_VERSIONS.get(name, SEARCH_VERSION)
             if name in GAME_BUDGETS.get(game_name, {}):
-                wanted = GAME_BUDGET_VERSION
+                wanted = GAME_BUDGET_VERSIONS[game_name]
             assert REGISTRY.bot(name, game_name).version == wanted, name
 
 
@@ -110,7 +112,8 @@ def test_a_games_own_budget_is_the_general_search_with_that_budget_set() -> None
     So its play is the search's, pinned by the fingerprints of the general and effort
     budgets, and what it plays is reachable by the parameters ``docs/bots.md`` names.
     """
-    assert GAME_BUDGET_VERSION not in {SEARCH_VERSION, *VARIANT_VERSIONS.values()}
+    assert set(GAME_BUDGETS) == set(GAME_BUDGET_VERSIONS)
+    assert not set(GAME_BUDGET_VERSIONS.values()) & {SEARCH_VERSION, *VARIANT_VERSIONS.values()}
     for game_name, budgets in GAME_BUDGETS.items():
         for name, (budget, _what) in budgets.items():
             own = REGISTRY.bot(name, game_name)
@@ -121,9 +124,9 @@ def test_a_games_own_budget_is_the_general_search_with_that_budget_set() -> None
                 for field, value in vars(budget).items()
                 if value != getattr(general, field)
             }
-            assert set(changed) <= {"simulations", "effort", "horizon"}, changed
+            assert set(changed) <= {"simulations", "effort", "horizon", "rollout", "bias"}, changed
             spelled = {k: "none" if v is None else str(v) for k, v in changed.items()}
-            generic = REGISTRY.bot(name, "lacorsa").with_parameters(**spelled)
+            generic = REGISTRY.bot(name, "wacky-races").with_parameters(**spelled)
             assert generic.parameters == budget
 
 
@@ -167,7 +170,13 @@ EFFORT_FINGERPRINTS = {
 """Per game and table, sha256 of the events of ``EFFORT_BUDGET`` in seat 0 against the
 heuristic, seed 3, under ``PINNED_VERSION``."""
 
-EFFORT_BUDGET = {"simulations": "none", "effort": "0.25", "horizon": "20"}
+EFFORT_BUDGET = {
+    "simulations": "none",
+    "effort": "0.25",
+    "horizon": "20",
+    "rollout": "heuristic",
+    "bias": "none",
+}
 """A budget of effort with playouts cut at a horizon, as a user sets it:
 ``ismcts-fast:simulations=none,effort=0.25,horizon=20`` (the trials' ``ismcts-fast``)."""
 
@@ -201,6 +210,7 @@ def test_a_log_of_the_searchs_version_1_is_refused_by_name_not_by_a_divergence(
 ) -> None:
     game = REGISTRY.game("lacorsa")
     search = REGISTRY.bot("ismcts-fast", "lacorsa").with_parameters(simulations=5)
+    here = search.version
     old = replace(search, name="ismcts-fast", version="1")
     log = tmp_path / "old-search.jsonl"
     with log.open("wb") as handle:
@@ -210,10 +220,8 @@ def test_a_log_of_the_searchs_version_1_is_refused_by_name_not_by_a_divergence(
     capsys.readouterr()
     assert main(["replay", str(log), "--verify", "--rerun"]) == EXIT_VERIFY_FAILED
     note, error = capsys.readouterr().err.strip().splitlines()
-    assert note.startswith(
-        f"racedeck: note: seat 0 (ismcts-fast) is at version {SEARCH_VERSION} here"
-    )
+    assert note.startswith(f"racedeck: note: seat 0 (ismcts-fast) is at version {here} here")
     assert error.startswith("racedeck: error: ")
     assert error.endswith(
-        f"seat 0 was played by ismcts-fast version 1, this installation has version {SEARCH_VERSION}"
+        f"seat 0 was played by ismcts-fast version 1, this installation has version {here}"
     )

@@ -104,7 +104,7 @@ def test_bots_json_lists_each_bots_parameters_and_defaults(
     parameters = {p["name"]: p for p in bots["ismcts-strong"]["parameters"]}
     assert parameters["simulations"]["default"] == 1000
     assert parameters["simulations"]["type"] == "int" and parameters["simulations"]["optional"]
-    assert parameters["rollout"]["choices"] == ["random", "heuristic", "light"]
+    assert parameters["rollout"]["choices"] == ["random", "heuristic", "light", "learned"]
     assert parameters["exploration"]["description"].startswith("UCB1")
     assert bots["random"]["parameters"] == []
     code, out, _err = run(["bots", "--game", "lacorsa"], capsys)

@@ -70,6 +70,8 @@ class Ismcts(Weighing, Bot):
         self.budget = budget or Budget()
         self.last_simulations = 0
         self.last_steps = 0
+        self.last_visits: tuple[int, ...] = ()
+        """The root visits of each legal action at the last decision searched, in order."""
         self._game: AnyGame | None = None
         self._sampler: Sampler | None = None
         """The game's ``sample_state``; a game that cannot sample returns None from it."""
@@ -114,8 +116,11 @@ class Ismcts(Weighing, Bot):
         self._horizon = self.budget.horizon if self._evaluate is not None else None
         rollout = self.budget.rollout
         if rollout != "random":
-            self._advisers = started(self._game, "heuristic", players, options)
-            light = started(self._game, "light", players, options) if rollout == "light" else None
+            # A learned policy both plays the playouts and names the favoured choice.
+            rules = self._game
+            learned = started(rules, "learned", players, options) if rollout == "learned" else None
+            self._advisers = learned or started(rules, "heuristic", players, options)
+            light = started(rules, "light", players, options) if rollout == "light" else None
             self._policy = light or self._advisers
         self._setup = Setup(
             self.budget,
@@ -167,6 +172,7 @@ class Ismcts(Weighing, Bot):
                 break
         self.last_simulations, self.last_steps = simulations, steps
         table = root.tables.get(self._seat, {})
+        self.last_visits = tuple(int(table[a][0]) if a in table else 0 for a in legal)
         if budget.explain:
             self.record_weighed(
                 search_choices(table, legal, game.presentation.describe), simulations

@@ -12,6 +12,9 @@ from racedeck.bots.random_bot import RandomBot
 from racedeck.core.bot import BotSpec
 from racedeck.hookspecs import hookimpl
 
+LEARNED_BIAS = 4.0
+"""The progressive bias toward a learned policy's choice in the searches it guides."""
+
 STRONG_BIAS_SCALE = 2.5
 """How much more of the game's progressive bias ``ismcts-strong`` takes (Famous 500: 10)."""
 
@@ -64,17 +67,44 @@ GAME_BUDGETS: Mapping[str, Mapping[str, tuple[Budget, str]]] = MappingProxyType(
                     "3500 forward-model steps a decision (effort 5), playouts cut at 20",
                 ),
             }
-        )
+        ),
+        # LACORSA's learned policy plays as well as 200 simulations of the heuristic-guided
+        # search by itself, so a tenth of the simulations, guided by it, holds that
+        # strength (docs/bots.md, "A learned policy", with the gates that chose these).
+        "lacorsa": MappingProxyType(
+            {
+                "ismcts": (
+                    Budget(simulations=20, rollout="learned", bias=LEARNED_BIAS),
+                    "20 simulations a decision, playouts and bias from the learned policy",
+                ),
+                "ismcts-fast": (
+                    Budget(simulations=5, rollout="learned", bias=LEARNED_BIAS),
+                    "5 simulations a decision, playouts and bias from the learned policy",
+                ),
+                "ismcts-strong": (
+                    Budget(
+                        simulations=100,
+                        rollout="learned",
+                        bias=LEARNED_BIAS,
+                        bias_scale=STRONG_BIAS_SCALE,
+                    ),
+                    "100 simulations a decision, playouts and bias from the learned policy",
+                ),
+            }
+        ),
     }
 )
 """Budgets a game registers under a variant's name in place of ``ISMCTS_BUDGETS``'s.
 
-Each is registered for its game only, at ``GAME_BUDGET_VERSION``; the general budget is
-still reachable there by its parameters (``ismcts:simulations=200,effort=none,horizon=none``).
+Each is registered for its game only, at the game's ``GAME_BUDGET_VERSIONS``; the general
+budget is still reachable there by its parameters
+(``ismcts:simulations=200,effort=none,horizon=none,rollout=heuristic,bias=none``).
 """
 
-GAME_BUDGET_VERSION = "6"
-"""The version of a game's own budget (``GAME_BUDGETS``): its play is not the general one's."""
+GAME_BUDGET_VERSIONS: Mapping[str, str] = MappingProxyType({"famous-500": "6", "lacorsa": "7"})
+"""The version of each game's own budgets (``GAME_BUDGETS``): their play is not the general
+one's. LACORSA's searches play with its learned policy: version 7 with the policy's
+version 1 (a new policy is a new version of them too)."""
 
 VARIANT_VERSIONS: Mapping[str, str] = MappingProxyType({"ismcts-strong": "4"})
 """Variants whose own play changed after the search's: ``ismcts-strong`` 4 takes 2.5
@@ -121,7 +151,8 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
         register(_search(name, budget, what, VARIANT_VERSIONS.get(name, SEARCH_VERSION), own))
         for game in own:
             game_budget, game_what = GAME_BUDGETS[game][name]
-            register(_search(name, game_budget, game_what, GAME_BUDGET_VERSION, games=(game,)))
+            version = GAME_BUDGET_VERSIONS[game]
+            register(_search(name, game_budget, game_what, version, games=(game,)))
     register(
         BotSpec(
             name="human",

@@ -1,4 +1,4 @@
-"""Registers LACORSA, its heuristic bot and its picture."""
+"""Registers LACORSA, its heuristic bot, its learned policy and its picture."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from racedeck.core.bot import BotSpec
 from racedeck.core.game import AnyGame
 from racedeck.games.lacorsa.bots import LacorsaHeuristic
+from racedeck.games.lacorsa.policy import WEIGHTS, LacorsaPolicy
 from racedeck.games.lacorsa.rules import Lacorsa
 from racedeck.hookspecs import PictureFactory, hookimpl
 
@@ -23,12 +24,21 @@ def racedeck_register_games(register: Callable[[AnyGame], None]) -> None:
 
 @hookimpl
 def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
-    """Register LACORSA's heuristic bot."""
+    """Register LACORSA's heuristic bot and its learned policy."""
     register(
         BotSpec(
             name="heuristic",
             factory=LacorsaHeuristic,
             description="saves Extends for open road, fights only for cheap passes",
+            games=("lacorsa",),
+        )
+    )
+    register(
+        BotSpec(
+            name="learned",
+            factory=LacorsaPolicy,
+            description="a linear policy trained on ISMCTS's choices: no search, no draws",
+            version=WEIGHTS.version,
             games=("lacorsa",),
         )
     )

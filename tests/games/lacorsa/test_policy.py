@@ -1,0 +1,123 @@
+"""LACORSA's learned policy: its stored weights, its play, and the search it guides."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from functools import partial
+from importlib import resources
+
+import pytest
+
+from racedeck.bots.ismcts import Budget, Ismcts
+from racedeck.core.bot import Bot, BotSpec
+from racedeck.core.model import Action, Observation
+from racedeck.core.rng import Rng
+from racedeck.core.runner import run_match
+from racedeck.games.lacorsa.bots import LacorsaHeuristic
+from racedeck.games.lacorsa.policy import WEIGHTS, LacorsaPolicy, features
+from tests.bots.helpers import HEURISTIC, LACORSA, ONE_RACE, REGISTRY, play
+
+POLICY_DIGESTS = {"1": "40e24d860a0c1f39f5bd8954cef1a02bdae55da02c16cd33cbcfd0bbfca7b613"}
+"""Per version, the SHA-256 of the weights file: new weights need a new version, since a
+log names the bot's version and a re-run must play as the match did."""
+
+
+def test_the_stored_weights_are_the_ones_their_version_names() -> None:
+    raw = resources.files("racedeck.games.lacorsa").joinpath("data", "policy.json").read_bytes()
+    assert POLICY_DIGESTS.get(WEIGHTS.version) == hashlib.sha256(raw).hexdigest(), (
+        "data/policy.json changed: give it a new version (tools.distill --version) and "
+        "record its digest here"
+    )
+    assert REGISTRY.bot("learned", "lacorsa").version == WEIGHTS.version
+    assert WEIGHTS.weights, "the policy was trained"
+
+
+class _Watching(Bot):
+    """The learned policy, checking each answer is legal and the same on a second asking."""
+
+    def __init__(self) -> None:
+        self.policy = LacorsaPolicy()
+        self.decisions = 0
+
+    def act(self, observation: Observation, legal: list[Action], rng: Rng) -> Action:
+        chosen = self.policy.act(observation, legal, rng)
+        assert chosen in legal
+        assert self.policy.act(observation, legal, random.Random(99)) is chosen
+        described = features(observation, legal)
+        assert len(described) == len(legal) and all(described)
+        self.decisions += 1
+        return chosen
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_the_policy_plays_whole_matches_at_every_table_the_same_way_twice(players: int) -> None:
+    watched = BotSpec(name="watched", factory=_Watching, description="")
+    learned = REGISTRY.bot("learned", "lacorsa")
+    seats = [watched, *[HEURISTIC] * (players - 1)]
+    first = run_match(LACORSA, ONE_RACE, seats, 7)
+    again = run_match(LACORSA, ONE_RACE, [learned, *[HEURISTIC] * (players - 1)], 7)
+    assert first.result == again.result
+    assert first.faults == again.faults == []
+
+
+def test_the_policy_is_stronger_than_the_heuristic_it_never_imitated() -> None:
+    """Trained on the search's choices, not the heuristic's: over ten duplicate deals it
+    finishes ahead of the heuristic in most matches."""
+    from tools.strength import measure
+
+    learned = REGISTRY.bot("learned", "lacorsa")
+    strength = measure(LACORSA, ONE_RACE, learned, HEURISTIC, 2, range(5000, 5010))
+    assert strength.mean > 0.6, strength.describe()
+
+
+def test_learned_playouts_ask_the_policy_for_playouts_and_for_the_favoured_choice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bot = Ismcts(Budget(simulations=5, rollout="learned"))
+    bot.bind_game(LACORSA)
+    bot.start_match(LACORSA.name, 0, 2, ONE_RACE)
+    assert bot._policy is not None and bot._policy is bot._advisers
+    assert [type(b) for b in bot._policy] == [LacorsaPolicy] * 2
+    asked: list[int] = []
+    act = LacorsaPolicy.act
+
+    def counting(self: LacorsaPolicy, *args: object) -> Action:
+        asked.append(1)
+        return act(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(LacorsaPolicy, "act", counting)
+    outcome, _ = play([BotSpec(name="s", factory=lambda: bot, description=""), HEURISTIC])
+    assert outcome.faults == []
+    assert len(asked) > 5 * 20, "the policy played the playouts' decisions"
+
+
+def test_learned_playouts_where_a_game_has_no_policy_are_heuristic_playouts() -> None:
+    game = REGISTRY.game("famous-500")
+    options = game.parse_options({})
+    bots = []
+    for rollout in ("learned", "heuristic"):
+        bot = Ismcts(Budget(simulations=3, rollout=rollout))  # type: ignore[arg-type]
+        bot.bind_game(game)
+        bot.start_match(game.name, 0, 2, options)
+        bots.append(bot)
+    assert [type(b) for b in bots[0]._advisers or ()] == [type(b) for b in bots[1]._advisers or ()]
+    heuristic = REGISTRY.bot("heuristic", "famous-500")
+    seats = [
+        [
+            BotSpec(
+                name="s", factory=partial(Ismcts, Budget(simulations=3, rollout=r)), description=""
+            ),
+            heuristic,
+        ]
+        for r in ("learned", "heuristic")
+    ]
+    first, second = (run_match(game, options, s, 3) for s in seats)
+    assert first.result == second.result
+
+
+def test_the_heuristic_is_still_the_adviser_of_heuristic_playouts() -> None:
+    bot = Ismcts(Budget(simulations=3, rollout="heuristic"))
+    bot.bind_game(LACORSA)
+    bot.start_match(LACORSA.name, 0, 2, ONE_RACE)
+    assert [type(b) for b in bot._advisers or ()] == [LacorsaHeuristic] * 2

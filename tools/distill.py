@@ -1,0 +1,279 @@
+r"""Train a game's learned policy on a search's choices (needs NumPy: the ``rl`` extra).
+
+    python -m tools.distill lacorsa -o races=1 --players 2 --matches 500 \
+        --players 6 --matches 150 --version 1 --write src/racedeck/games/lacorsa/data/policy.json
+
+1. **Teach.** The teacher (by default the general ISMCTS of 200 simulations with heuristic
+   playouts) plays every seat of seeded matches. At each decision with a choice, the
+   game's policy describes every legal action by its features (the registered
+   ``learned`` bot's ``features``) and the share of the teacher's root visits each got is
+   kept. The matches are played by ``--workers`` processes and gathered in seed order,
+   so the decisions are the same whatever the number of workers.
+2. **Fit.** A softmax over each decision's legal actions, the score of an action the sum
+   of its features' weights, is fitted to the visit shares (cross-entropy, an L2 penalty,
+   Adam for a fixed number of iterations from zero weights). One match in five is held
+   out: the report gives how often the policy's choice is the teacher's most-visited
+   action there, beside the game's heuristic's.
+3. **Write** the weights file the game's policy loads (``racedeck.bots.linear``), with
+   how it was made.
+
+The same command on the same machine writes the same file. A new file changes the
+policy's play: give it a new ``--version``, which its bot is registered at.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import random
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from racedeck.bots.ismcts import Ismcts
+from racedeck.bots.linear import Features, LinearPolicy, Weights, scores
+from racedeck.core.bot import Bot, BotSpec
+from racedeck.core.game import AnyGame
+from racedeck.core.model import Action, Observation, Options, Result
+from racedeck.core.rng import Rng
+from racedeck.core.runner import run_match
+from racedeck.plugins import load_registry
+
+TEACHER = "ismcts:simulations=200,rollout=heuristic,effort=none,horizon=none,bias=none"
+"""The general search of 200 simulations with heuristic playouts (whatever the game's own)."""
+
+HELD_OUT = 5
+"""One match in this many is held out of the fit, to report on."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the teacher: each legal action's features, and its root visits."""
+
+    match: int
+    described: list[list[str]]
+    visits: tuple[int, ...]
+    heuristic: int
+    """The index of the game's heuristic's choice there (-1: the game has none)."""
+
+
+class _Recording(Bot):
+    """The teacher, noting what the policy's features say of each decision it searched."""
+
+    def __init__(
+        self, teacher: Ismcts, features: Features, heuristic: Bot | None, match: int
+    ) -> None:
+        self.teacher = teacher
+        self.features = features
+        self.heuristic = heuristic
+        self.match = match
+        self.kept: list[Decision] = []
+
+    def bind_game(self, game: AnyGame) -> None:
+        self.teacher.bind_game(game)
+        if self.heuristic is not None:
+            self.heuristic.bind_game(game)
+
+    def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
+        self.teacher.start_match(game, seat, players, options)
+        if self.heuristic is not None:
+            self.heuristic.start_match(game, seat, players, options)
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        chosen = self.teacher.act(observation, legal, rng)
+        visits = self.teacher.last_visits
+        if len(legal) > 1 and sum(visits) > 0:
+            described = self.features(observation, legal)
+            heuristic = -1
+            if self.heuristic is not None:  # its own generator: the match's is not touched
+                answer = self.heuristic.act(observation, legal, random.Random(self.match))
+                heuristic = next(i for i, a in enumerate(legal) if a is answer or a == answer)
+            self.kept.append(Decision(self.match, described, visits, heuristic))
+        return chosen
+
+    def end_match(self, result: Result) -> None:
+        self.teacher.end_match(result)
+
+
+@functools.cache
+def _registry() -> Any:
+    return load_registry(entry_points=False)
+
+
+def policy_features(game: str) -> Features:
+    """Return the features of ``game``'s registered ``learned`` policy."""
+    bot = _registry().bot("learned", game).factory()
+    if not isinstance(bot, LinearPolicy):
+        raise SystemExit(f"{game}'s learned bot is not a linear policy")
+    features: Features = type(bot).features
+    return features
+
+
+def play(task: tuple[str, dict[str, Any], str, int, int, int]) -> list[Decision]:
+    """Play one match of the teacher in every seat; return the decisions it searched."""
+    game_name, raw, teacher_name, players, seed, match = task
+    registry = _registry()
+    game = registry.game(game_name)
+    options = game.parse_options(raw)
+    teacher = registry.bot(teacher_name, game_name)
+    features = policy_features(game_name)
+    heuristic = next((s for s in registry.bots_for(game_name) if s.name == "heuristic"), None)
+    made: list[_Recording] = []
+
+    def recording() -> Bot:
+        bot = teacher.factory()
+        assert isinstance(bot, Ismcts)  # ``teach`` checked it
+        adviser = heuristic.factory() if heuristic is not None else None
+        made.append(_Recording(bot, features, adviser, match))
+        return made[-1]
+
+    spec = BotSpec(name=teacher.name, factory=recording, description="teacher")
+    run_match(game, options, [spec] * players, seed)
+    return [decision for bot in made for decision in bot.kept]
+
+
+def teach(
+    game: str,
+    raw: dict[str, Any],
+    teacher: str,
+    tables: Sequence[tuple[int, int]],
+    first_seed: int,
+    workers: int,
+) -> list[Decision]:
+    """Play ``matches`` at each table of ``players`` (``tables``); return every decision.
+
+    Refuses (``SystemExit``) a teacher that is not a search: only a search's visits say
+    how much better one action is than another.
+    """
+    if not isinstance(_registry().bot(teacher, game).factory(), Ismcts):
+        raise SystemExit(f"the teacher {teacher!r} is not a search (ismcts)")
+    tasks: list[tuple[str, dict[str, Any], str, int, int, int]] = []
+    for players, matches in tables:
+        for _ in range(matches):
+            tasks.append((game, raw, teacher, players, first_seed + len(tasks), len(tasks)))
+    if workers <= 1:
+        played = [play(task) for task in tasks]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            played = list(pool.map(play, tasks))
+    return [decision for decisions in played for decision in decisions]
+
+
+def fit(decisions: Sequence[Decision], iterations: int, l2: float, rate: float) -> dict[str, float]:
+    """Fit a weight per feature name to the decisions' visit shares; return the weights."""
+    import numpy as np
+
+    names = sorted({name for d in decisions for row in d.described for name in row})
+    column = {name: i for i, name in enumerate(names)}
+    rows: list[int] = []
+    columns: list[int] = []
+    targets: list[float] = []
+    groups: list[int] = []
+    for g, decision in enumerate(decisions):
+        total = sum(decision.visits)
+        for row_names, visits in zip(decision.described, decision.visits, strict=True):
+            for name in row_names:
+                rows.append(len(targets))
+                columns.append(column[name])
+            targets.append(visits / total)
+            groups.append(g)
+    at_row, at_column = np.array(rows), np.array(columns)
+    target, group = np.array(targets), np.array(groups)
+    count = len(decisions)
+    weights = np.zeros(len(names))
+    moment = np.zeros(len(names))
+    square = np.zeros(len(names))
+    for step in range(1, iterations + 1):
+        chance = _softmax(weights, at_row, at_column, group, len(targets), count)
+        gradient = (
+            np.bincount(at_column, weights=(chance - target)[at_row], minlength=len(names)) / count
+            + l2 * weights
+        )
+        moment = 0.9 * moment + 0.1 * gradient
+        square = 0.999 * square + 0.001 * gradient * gradient
+        unbiased = moment / (1 - 0.9**step)
+        weights -= rate * unbiased / (np.sqrt(square / (1 - 0.999**step)) + 1e-8)
+    # Adding 0.0 turns a weight rounded to -0.0 into 0.0.
+    return {name: round(float(w), 6) + 0.0 for name, w in zip(names, weights, strict=True)}
+
+
+def _softmax(weights: Any, at_row: Any, at_column: Any, group: Any, rows: int, count: int) -> Any:
+    """Return each legal action's chance under ``weights``, within its decision."""
+    import numpy as np
+
+    score = np.bincount(at_row, weights=weights[at_column], minlength=rows)
+    top = np.full(count, -np.inf)
+    np.maximum.at(top, group, score)
+    exp = np.exp(score - top[group])
+    return exp / np.bincount(group, weights=exp, minlength=count)[group]
+
+
+def agreement(decisions: Sequence[Decision], weights: dict[str, float] | None) -> float:
+    """Return the share of decisions where the choice is the teacher's most-visited action.
+
+    The choice is the policy's under ``weights``, or (None) the heuristic's.
+    """
+    agreed = 0
+    for decision in decisions:
+        if weights is None:
+            choice = decision.heuristic
+        else:
+            found = scores(weights, decision.described)
+            choice = max(range(len(found)), key=found.__getitem__)
+        visits = decision.visits
+        agreed += choice >= 0 and visits[choice] == max(visits)
+    return agreed / len(decisions) if decisions else 0.0
+
+
+def _tables(players: list[int], matches: list[int]) -> list[tuple[int, int]]:
+    if len(players) != len(matches):
+        raise SystemExit("give one --matches for each --players")
+    return list(zip(players, matches, strict=True))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Teach, fit and write a game's learned policy; print what the fit agrees with."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--option", "-o", action="append", default=[], help="KEY=VALUE")
+    parser.add_argument("--players", type=int, action="append", required=True)
+    parser.add_argument("--matches", type=int, action="append", required=True)
+    parser.add_argument("--first-seed", type=int, default=100_000)
+    parser.add_argument("--teacher", default=TEACHER)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--iterations", type=int, default=600)
+    parser.add_argument("--l2", type=float, default=1e-4)
+    parser.add_argument("--rate", type=float, default=0.05)
+    parser.add_argument("--version", required=True)
+    parser.add_argument("--write", metavar="PATH")
+    args = parser.parse_args(argv)
+    raw: dict[str, Any] = {}
+    for pair in args.option:
+        key, _, value = pair.partition("=")
+        raw[key] = int(value) if value.lstrip("-").isdigit() else value
+    tables = _tables(args.players, args.matches)
+    decisions = teach(args.game, raw, args.teacher, tables, args.first_seed, args.workers)
+    fitted = [d for d in decisions if d.match % HELD_OUT]
+    held = [d for d in decisions if not d.match % HELD_OUT]
+    weights = fit(fitted, args.iterations, args.l2, args.rate)
+    report = (
+        f"{len(decisions)} decisions of {sum(m for _, m in tables)} matches; on the "
+        f"{len(held)} held out the policy chose the teacher's most visited action "
+        f"{agreement(held, weights):.3f} of the time, the heuristic "
+        f"{agreement(held, None):.3f}"
+    )
+    print(report)
+    command = " ".join(["python -m tools.distill", *(argv if argv is not None else sys.argv[1:])])
+    stored = Weights(version=args.version, trained=f"{command}: {report}", weights=weights)
+    if args.write:
+        with open(args.write, "wb") as out:
+            out.write(msgspec.json.format(msgspec.json.encode(stored), indent=1) + b"\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
