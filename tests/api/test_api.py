@@ -61,11 +61,12 @@ def test_games_and_bots_list_the_registry() -> None:
     assert not human.reproducible
     with pytest.raises(UnknownGameError):
         racedeck.list_bots("chess")
-    # One ismcts a game: Famous 500's own, and the general one everywhere else.
-    famous_search = [b for b in racedeck.list_bots("famous-500") if b.name == "ismcts"]
-    assert [(b.games, b.excluded) for b in famous_search] == [(("famous-500",), ())]
-    general = [b for b in racedeck.list_bots("lacorsa") if b.name == "ismcts"]
-    assert [(b.games, b.excluded) for b in general] == [(None, ("famous-500",))]
+    # One ismcts a game: Famous 500's and LACORSA's own, and the general one elsewhere.
+    for game in ("famous-500", "lacorsa"):
+        own = [b for b in racedeck.list_bots(game) if b.name == "ismcts"]
+        assert [(b.games, b.excluded) for b in own] == [((game,), ())]
+    general = [b for b in racedeck.list_bots("wacky-races") if b.name == "ismcts"]
+    assert [(b.games, b.excluded) for b in general] == [(None, ("famous-500", "lacorsa"))]
 
 
 def test_games_and_bots_stay_plain_packages_beside_the_listings() -> None:

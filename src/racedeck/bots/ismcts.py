@@ -177,7 +177,14 @@ class Ismcts(Weighing, Bot):
             self.record_weighed(
                 search_choices(table, legal, game.presentation.describe), simulations
             )
-        return most_tried(table, legal)[0]
+        chosen, most = most_tried(table, legal)
+        if budget.rollout == "learned":
+            # Where the search cannot tell its choice from the learned policy's (as many
+            # visits: a small budget tries most actions once), the policy's stands.
+            favourite = root.favourites.get(self._seat)
+            if favourite is not None and favourite in table and table[favourite][0] == most:
+                chosen = favourite
+        return chosen
 
     def _root(self, observation: Observation) -> Node:
         """Return the decision's root: a new node, or the last search's that ``observation`` names.

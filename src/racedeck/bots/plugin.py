@@ -68,27 +68,28 @@ GAME_BUDGETS: Mapping[str, Mapping[str, tuple[Budget, str]]] = MappingProxyType(
                 ),
             }
         ),
-        # LACORSA's learned policy plays as well as 200 simulations of the heuristic-guided
-        # search by itself, so a tenth of the simulations, guided by it, holds that
-        # strength (docs/bots.md, "A learned policy", with the gates that chose these).
+        # LACORSA's learned policy plays about as well as 200 simulations of the
+        # heuristic-guided search by itself, so a few simulations guided by it hold that
+        # strength, for a tenth of the time (docs/bots.md, "A learned policy", with the
+        # gates that chose these).
         "lacorsa": MappingProxyType(
             {
                 "ismcts": (
-                    Budget(simulations=20, rollout="learned", bias=LEARNED_BIAS),
-                    "20 simulations a decision, playouts and bias from the learned policy",
+                    Budget(simulations=5, rollout="learned", bias=LEARNED_BIAS),
+                    "5 simulations a decision, guided by the learned policy",
                 ),
                 "ismcts-fast": (
-                    Budget(simulations=5, rollout="learned", bias=LEARNED_BIAS),
-                    "5 simulations a decision, playouts and bias from the learned policy",
+                    Budget(simulations=2, rollout="learned", bias=LEARNED_BIAS),
+                    "2 simulations a decision, guided by the learned policy",
                 ),
                 "ismcts-strong": (
                     Budget(
-                        simulations=100,
+                        simulations=35,
                         rollout="learned",
                         bias=LEARNED_BIAS,
                         bias_scale=STRONG_BIAS_SCALE,
                     ),
-                    "100 simulations a decision, playouts and bias from the learned policy",
+                    "35 simulations a decision, guided by the learned policy",
                 ),
             }
         ),

@@ -121,3 +121,25 @@ def test_the_heuristic_is_still_the_adviser_of_heuristic_playouts() -> None:
     bot.bind_game(LACORSA)
     bot.start_match(LACORSA.name, 0, 2, ONE_RACE)
     assert [type(b) for b in bot._advisers or ()] == [LacorsaHeuristic] * 2
+
+
+def test_the_bots_scores_are_the_weights_of_the_features_names() -> None:
+    """The bot adds its weights up a group at a time; the sums are those of the names the
+    trainer fits, at every decision of matches at every table."""
+    from racedeck.bots.linear import scores
+
+    checked = 0
+
+    class Checking(LacorsaPolicy):
+        def act(self, observation: Observation, legal: list[Action], rng: Rng) -> Action:
+            nonlocal checked
+            fast = self.scores(observation, legal)
+            slow = scores(self.weights, features(observation, legal))
+            assert fast == pytest.approx(slow, abs=1e-9)
+            checked += 1
+            return super().act(observation, legal, rng)
+
+    for players in (2, 4, 6):
+        seats = [BotSpec(name="checking", factory=Checking, description="")] * players
+        run_match(LACORSA, ONE_RACE, seats, players)
+    assert checked > 100
