@@ -80,6 +80,8 @@ class Ismcts(Weighing, Bot):
         self._policy: list[Bot] | None = None
         """Per seat, the bot that plays its playout decisions (None: uniformly random)."""
         self._advisers: list[Bot] | None = None
+        self._learned = False
+        """Whether the advisers are the game's learned policy (``rollout="learned"``)."""
         """Per seat, the heuristic whose choice at a node gets the progressive bias."""
         self._bias = 0.0
         self._horizon: int | None = None
@@ -120,6 +122,7 @@ class Ismcts(Weighing, Bot):
             rules = self._game
             learned = started(rules, "learned", players, options) if rollout == "learned" else None
             self._advisers = learned or started(rules, "heuristic", players, options)
+            self._learned = learned is not None
             light = started(rules, "light", players, options) if rollout == "light" else None
             self._policy = light or self._advisers
         self._setup = Setup(
@@ -178,7 +181,7 @@ class Ismcts(Weighing, Bot):
                 search_choices(table, legal, game.presentation.describe), simulations
             )
         chosen, most = most_tried(table, legal)
-        if budget.rollout == "learned":
+        if self._learned:
             # Where the search cannot tell its choice from the learned policy's (as many
             # visits: a small budget tries most actions once), the policy's stands.
             favourite = root.favourites.get(self._seat)
