@@ -225,3 +225,28 @@ def test_a_log_of_the_searchs_version_1_is_refused_by_name_not_by_a_divergence(
     assert error.endswith(
         f"seat 0 was played by ismcts-fast version 1, this installation has version {here}"
     )
+
+
+OWN_FINGERPRINTS = {
+    "ismcts": "077c2dcf784b0317269ffdddadf8f12ac724f23ce93af5fe837f1fe9f8d989a9",
+    "ismcts-strong": "3979ce374b3ae601a9ae431d4866bbb7c9a73acd1fcdf29daae7a59deca24d6d",
+}
+"""sha256 of the events of LACORSA's own ``ismcts`` and ``ismcts-strong`` in seat 0 against
+the heuristic, two players, seed 3, at version 7 with the learned policy's version 1."""
+
+
+@pytest.mark.parametrize("name", sorted(OWN_FINGERPRINTS))
+def test_lacorsas_own_searches_play_what_their_version_names(name: str) -> None:
+    """LACORSA's searches are guided by its learned policy: new weights (a new policy
+    version) or a change to the search change their play, and their version with it."""
+    from racedeck.games.lacorsa.policy import WEIGHTS
+
+    assert (GAME_BUDGET_VERSIONS["lacorsa"], WEIGHTS.version) == ("7", "1"), (
+        "LACORSA's own searches play with the learned policy: record their play anew "
+        "under a new GAME_BUDGET_VERSIONS['lacorsa'] for each new policy version"
+    )
+    played = _events_hash("lacorsa", 2, REGISTRY.bot(name, "lacorsa"))
+    assert played == OWN_FINGERPRINTS[name], (
+        f"LACORSA's own {name} plays differently from version 7: bump "
+        f"GAME_BUDGET_VERSIONS['lacorsa'] and record {played}"
+    )
