@@ -6,7 +6,7 @@ r"""Train a game's learned policy on a search's choices (needs NumPy: the ``rl``
 1. **Teach.** The teacher (by default the general ISMCTS of 200 simulations with heuristic
    playouts) plays every seat of seeded matches. At each decision with a choice, the
    game's policy describes every legal action by its features (the registered
-   ``learned`` bot's ``features``) and the share of the teacher's root visits each got is
+   ``distilled`` bot's ``features``) and the share of the teacher's root visits each got is
    kept. The matches are played by ``--workers`` processes and gathered in seed order,
    so the decisions are the same whatever the number of workers.
 2. **Fit.** A softmax over each decision's legal actions, the score of an action the sum
@@ -105,10 +105,10 @@ def _registry() -> Any:
 
 
 def policy_features(game: str) -> Features:
-    """Return the features of ``game``'s registered ``learned`` policy."""
-    bot = _registry().bot("learned", game).factory()
+    """Return the features of ``game``'s registered ``distilled`` policy."""
+    bot = _registry().bot("distilled", game).factory()
     if not isinstance(bot, LinearPolicy):
-        raise SystemExit(f"{game}'s learned bot is not a linear policy")
+        raise SystemExit(f"{game}'s distilled bot is not a linear policy")
     features: Features = type(bot).features
     return features
 

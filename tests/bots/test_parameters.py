@@ -31,7 +31,7 @@ def test_ismcts_parameters_carry_each_variants_defaults_types_and_choices() -> N
     assert fast["simulations"].optional
     assert fast["effort"].default is None and fast["effort"].type is float
     assert fast["horizon"].default is None and fast["horizon"].type is int
-    assert fast["rollout"].choices == ("random", "heuristic", "light", "learned")
+    assert fast["rollout"].choices == ("random", "heuristic", "light", "distilled")
     assert fast["sealed"].choices == ("regret", "exp3", "ucb1")
     assert fast["exploration"].type is float and fast["exploration"].doc.startswith("UCB1")
     strong = {p.name: p.default for p in REGISTRY.bot("ismcts-strong", "wacky-races").declared()}

@@ -81,7 +81,7 @@ class Ismcts(Weighing, Bot):
         """Per seat, the bot that plays its playout decisions (None: uniformly random)."""
         self._advisers: list[Bot] | None = None
         self._learned = False
-        """Whether the advisers are the game's learned policy (``rollout="learned"``)."""
+        """Whether the advisers are the game's learned policy (``rollout="distilled"``)."""
         """Per seat, the heuristic whose choice at a node gets the progressive bias."""
         self._bias = 0.0
         self._horizon: int | None = None
@@ -120,7 +120,9 @@ class Ismcts(Weighing, Bot):
         if rollout != "random":
             # A learned policy both plays the playouts and names the favoured choice.
             rules = self._game
-            learned = started(rules, "learned", players, options) if rollout == "learned" else None
+            learned = None
+            if rollout == "distilled":
+                learned = started(rules, "distilled", players, options)
             self._advisers = learned or started(rules, "heuristic", players, options)
             self._learned = learned is not None
             light = started(rules, "light", players, options) if rollout == "light" else None

@@ -75,17 +75,17 @@ GAME_BUDGETS: Mapping[str, Mapping[str, tuple[Budget, str]]] = MappingProxyType(
         "lacorsa": MappingProxyType(
             {
                 "ismcts": (
-                    Budget(simulations=5, rollout="learned", bias=LEARNED_BIAS),
+                    Budget(simulations=5, rollout="distilled", bias=LEARNED_BIAS),
                     "5 simulations a decision, guided by the learned policy",
                 ),
                 "ismcts-fast": (
-                    Budget(simulations=2, rollout="learned", bias=LEARNED_BIAS),
+                    Budget(simulations=2, rollout="distilled", bias=LEARNED_BIAS),
                     "2 simulations a decision, guided by the learned policy",
                 ),
                 "ismcts-strong": (
                     Budget(
                         simulations=35,
-                        rollout="learned",
+                        rollout="distilled",
                         bias=LEARNED_BIAS,
                         bias_scale=STRONG_BIAS_SCALE,
                     ),

@@ -14,13 +14,13 @@ from typing import ClassVar, Literal
 
 from racedeck.bots.selection import SEALED_RULES, SealedRule
 
-Rollout = Literal["random", "heuristic", "light", "learned"]
+Rollout = Literal["random", "heuristic", "light", "distilled"]
 """How playouts choose: uniformly, or mostly as the game's heuristic bot would, or as its
 light bot would (a cheaper stand-in the game may register as ``light``; its heuristic where
-it registers none), or as its learned policy would (``learned``, which then also names
+it registers none), or as its learned policy would (``distilled``, which then also names
 the choice the progressive bias favours; the heuristic where the game registers none)."""
 
-ROLLOUTS = ("random", "heuristic", "light", "learned")
+ROLLOUTS = ("random", "heuristic", "light", "distilled")
 """Every playout policy."""
 
 GAME_BIAS: Mapping[str, Mapping[int, float]] = MappingProxyType(
@@ -90,8 +90,8 @@ class Budget:
         "700, Detroit-Cleveland 550; none: no limit)",
         "exploration": "UCB1's exploration constant c",
         "rollout": "playout policy: random, the game's heuristic, its light bot, or its "
-        "learned policy, which then also gets the progressive bias (the heuristic where the "
-        "game has no light bot or learned policy)",
+        "distilled policy, which then also gets the progressive bias (the heuristic where the "
+        "game has no light bot or distilled policy)",
         "epsilon": "in heuristic playouts, the chance of a uniformly random action instead",
         "rank_weight": "share of a playout's reward that is the finishing place (the rest: score)",
         "sealed": "selection at sealed simultaneous nodes: regret matching, Exp3 or decoupled UCB1",
@@ -125,7 +125,8 @@ class Budget:
                 raise ValueError(f"{name} must be positive and finite, got {limit}")
         if self.rollout not in ROLLOUTS:
             raise ValueError(
-                f"unknown rollout policy {self.rollout!r}; use random, heuristic, light or learned"
+                f"unknown rollout policy {self.rollout!r}; "
+                "use random, heuristic, light or distilled"
             )
         if self.sealed not in SEALED_RULES:
             raise ValueError(

@@ -29,7 +29,7 @@ def test_the_stored_weights_are_the_ones_their_version_names() -> None:
         "data/policy.json changed: give it a new version (tools.distill --version) and "
         "record its digest here"
     )
-    assert REGISTRY.bot("learned", "lacorsa").version == WEIGHTS.version
+    assert REGISTRY.bot("distilled", "lacorsa").version == WEIGHTS.version
     assert WEIGHTS.weights, "the policy was trained"
 
 
@@ -53,7 +53,7 @@ class _Watching(Bot):
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_the_policy_plays_whole_matches_at_every_table_the_same_way_twice(players: int) -> None:
     watched = BotSpec(name="watched", factory=_Watching, description="")
-    learned = REGISTRY.bot("learned", "lacorsa")
+    learned = REGISTRY.bot("distilled", "lacorsa")
     seats = [watched, *[HEURISTIC] * (players - 1)]
     first = run_match(LACORSA, ONE_RACE, seats, 7)
     again = run_match(LACORSA, ONE_RACE, [learned, *[HEURISTIC] * (players - 1)], 7)
@@ -66,7 +66,7 @@ def test_the_policy_is_stronger_than_the_heuristic_it_never_imitated() -> None:
     finishes ahead of the heuristic in most matches."""
     from tools.strength import measure
 
-    learned = REGISTRY.bot("learned", "lacorsa")
+    learned = REGISTRY.bot("distilled", "lacorsa")
     strength = measure(LACORSA, ONE_RACE, learned, HEURISTIC, 2, range(5000, 5010))
     assert strength.mean > 0.6, strength.describe()
 
@@ -74,7 +74,7 @@ def test_the_policy_is_stronger_than_the_heuristic_it_never_imitated() -> None:
 def test_learned_playouts_ask_the_policy_for_playouts_and_for_the_favoured_choice(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    bot = Ismcts(Budget(simulations=5, rollout="learned"))
+    bot = Ismcts(Budget(simulations=5, rollout="distilled"))
     bot.bind_game(LACORSA)
     bot.start_match(LACORSA.name, 0, 2, ONE_RACE)
     assert bot._policy is not None and bot._policy is bot._advisers
@@ -96,7 +96,7 @@ def test_learned_playouts_where_a_game_has_no_policy_are_heuristic_playouts() ->
     game = REGISTRY.game("famous-500")
     options = game.parse_options({})
     bots = []
-    for rollout in ("learned", "heuristic"):
+    for rollout in ("distilled", "heuristic"):
         bot = Ismcts(Budget(simulations=3, rollout=rollout))  # type: ignore[arg-type]
         bot.bind_game(game)
         bot.start_match(game.name, 0, 2, options)
@@ -110,7 +110,7 @@ def test_learned_playouts_where_a_game_has_no_policy_are_heuristic_playouts() ->
             ),
             heuristic,
         ]
-        for r in ("learned", "heuristic")
+        for r in ("distilled", "heuristic")
     ]
     first, second = (run_match(game, options, s, 3) for s in seats)
     assert first.result == second.result

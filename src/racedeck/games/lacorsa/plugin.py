@@ -35,7 +35,7 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
     )
     register(
         BotSpec(
-            name="learned",
+            name="distilled",
             factory=LacorsaPolicy,
             description="a linear policy trained on ISMCTS's choices: no search, no draws",
             version=WEIGHTS.version,

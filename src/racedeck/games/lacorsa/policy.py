@@ -66,7 +66,7 @@ def _cards(action: Action) -> tuple[int, ...]:
 
 
 def _own(cards: tuple[int, ...], size: int) -> tuple[Key, ...]:
-    """The keys of what a play spends, and of each card's rank beside the hand's size."""
+    """Return the keys of what a play spends, and of each card's rank beside the hand's size."""
     keys: list[Key] = [(), ("total", min(play_total(cards), 14)), ("cards", len(cards))]
     for card in cards:
         keys.append(("rank", card >> 3))
@@ -75,12 +75,12 @@ def _own(cards: tuple[int, ...], size: int) -> tuple[Key, ...]:
 
 
 def _relative(left: int, among: int, lowest: bool) -> tuple[Key, ...]:
-    """The keys of a play against the hand and the other plays: Extends left, its order."""
+    """Return the keys of a play beside its hand and the other plays: Extends left, order."""
     return (("extends left", left), ("rank among totals", among), ("lowest", lowest))
 
 
 def _context(observation: LacorsaObservation, size: int) -> tuple[Key, ...]:
-    """The keys of where the deciding car stands (each is paired with a play's band)."""
+    """Return the keys of where the deciding car stands (each paired with a play's band)."""
     car = observation.deciding_car
     order = observation.order
     # 0 for the leader: ``order`` runs from last place to the leader.
