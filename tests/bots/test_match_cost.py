@@ -26,9 +26,12 @@ def test_the_tables_measured_are_two_players_and_the_largest() -> None:
 
 
 def test_a_cheaper_budget_costs_less_processor_time() -> None:
-    """Effort 0.25 with playouts cut at 20 steps against ``ismcts``'s 200 full playouts."""
-    cheap = match_cost.match_seconds("lacorsa", "ismcts:simulations=none,effort=0.25,horizon=20", 2)
-    dear = match_cost.match_seconds("lacorsa", "ismcts", 2)
+    """Effort 0.25 with playouts cut at 20 steps against ``ismcts``'s 200 full playouts
+    (Wacky Races plays the general search)."""
+    cheap = match_cost.match_seconds(
+        "wacky-races", "ismcts:simulations=none,effort=0.25,horizon=20", 2
+    )
+    dear = match_cost.match_seconds("wacky-races", "ismcts", 2)
     assert 0 < cheap < dear
 
 
@@ -46,15 +49,23 @@ def test_make_bench_reports_seconds_a_match_between_two_runs_of_the_plain_loop()
         "ismcts (registered) vs heuristic: detroit-cleveland, 2 players",
         "ismcts (registered) vs heuristic: detroit-cleveland, 6 players",
     }
-    # Famous 500's own budgets, each beside the general one: a tenth of the time or less.
+    # Famous 500's and LACORSA's own budgets, each beside the general one: a tenth of the
+    # time or less.
     ratios = {r.name: r for r in found if isinstance(r, Ratio)}
     assert set(ratios) == {
-        f"famous-500: {name} matches a second, its own budget / the general one"
-        for name in ("ismcts", "ismcts-strong")
+        f"{game}: {name} matches a second, its own budget / the general one"
+        for game, names in (
+            ("famous-500", ("ismcts", "ismcts-strong")),
+            ("lacorsa", ("ismcts", "ismcts-fast", "ismcts-strong")),
+        )
+        for name in names
     }
     assert all(r.target == 10.0 for r in ratios.values())
     assert bench_match_cost.general("ismcts", "famous-500") == (
         "ismcts:simulations=200,effort=none,horizon=none"
+    )
+    assert bench_match_cost.general("ismcts", "lacorsa") == (
+        "ismcts:simulations=200,rollout=heuristic,bias=none"
     )
     slow = Benchmark("a match", "match", lambda: 1, per_unit=True)
     line = report_line(Measurement(slow, (0.5, 0.25, 2.0)))
