@@ -25,18 +25,21 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import random
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from racedeck.bots.ismcts import Ismcts
-from racedeck.bots.linear import Features, LinearPolicy, Weights, scores
+from racedeck.bots.linear import Features, LinearPolicy, Weights, check_weights, scores
 from racedeck.core.bot import Bot, BotSpec
+from racedeck.core.errors import RacedeckError
 from racedeck.core.game import AnyGame
 from racedeck.core.model import Action, Observation, Options, Result
 from racedeck.core.rng import Rng
@@ -235,9 +238,8 @@ def _tables(players: list[int], matches: list[int]) -> list[tuple[int, int]]:
     return list(zip(players, matches, strict=True))
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Teach, fit and write a game's learned policy; print what the fit agrees with."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("--option", "-o", action="append", default=[], help="KEY=VALUE")
     parser.add_argument("--players", type=int, action="append", required=True)
@@ -251,14 +253,44 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--version", required=True)
     parser.add_argument("--write", metavar="PATH")
     args = parser.parse_args(argv)
+    for name in ("workers", "iterations"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be 1 or more")
+    if any(m < 1 for m in args.matches):
+        parser.error("--matches must be 1 or more")
+    if not (args.l2 >= 0 and args.rate > 0) or not args.version.strip():
+        parser.error("--l2 must be 0 or more, --rate above 0, --version not empty")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Teach, fit and write a game's learned policy; print what the fit agrees with.
+
+    A game, option, table or teacher racedeck refuses is one line and exit 2. The file is
+    written whole or not at all (a temporary file beside it, checked, then renamed).
+    """
+    args = _arguments(argv)
     raw: dict[str, Any] = {}
     for pair in args.option:
         key, _, value = pair.partition("=")
         raw[key] = int(value) if value.lstrip("-").isdigit() else value
     tables = _tables(args.players, args.matches)
-    decisions = teach(args.game, raw, args.teacher, tables, args.first_seed, args.workers)
+    try:
+        game = _registry().game(args.game)
+        game.parse_options(raw)
+        for players, _ in tables:
+            if not game.min_players <= players <= game.max_players:
+                raise SystemExit(
+                    f"distill: {args.game} is for {game.min_players} to "
+                    f"{game.max_players} players, not {players}"
+                )
+        decisions = teach(args.game, raw, args.teacher, tables, args.first_seed, args.workers)
+    except RacedeckError as exc:
+        raise SystemExit(f"distill: {exc}") from None
     fitted = [d for d in decisions if d.match % HELD_OUT]
     held = [d for d in decisions if not d.match % HELD_OUT]
+    if not fitted:
+        raise SystemExit("distill: the teacher made no decision with a choice to fit")
     weights = fit(fitted, args.iterations, args.l2, args.rate)
     report = (
         f"{len(decisions)} decisions of {sum(m for _, m in tables)} matches; on the "
@@ -270,9 +302,16 @@ def main(argv: list[str] | None = None) -> int:
     command = " ".join(["python -m tools.distill", *(argv if argv is not None else sys.argv[1:])])
     stored = Weights(version=args.version, trained=f"{command}: {report}", weights=weights)
     if args.write:
-        with open(args.write, "wb") as out:
-            out.write(msgspec.json.format(msgspec.json.encode(stored), indent=1) + b"\n")
+        _write(Path(args.write), msgspec.json.format(msgspec.json.encode(stored), indent=1))
     return 0
+
+
+def _write(path: Path, text: bytes) -> None:
+    """Write ``text`` (and a newline) to ``path`` whole, through a checked temporary file."""
+    check_weights(text, str(path))
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_bytes(text + b"\n")
+    os.replace(partial, path)
 
 
 if __name__ == "__main__":

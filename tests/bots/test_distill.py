@@ -52,3 +52,34 @@ def test_the_same_command_writes_the_same_file_whatever_the_workers(tmp_path: Pa
 def test_a_teacher_that_is_not_a_search_is_refused() -> None:
     with pytest.raises(SystemExit, match="not a search"):
         teach("lacorsa", {"races": 1}, "heuristic", [(2, 1)], 1, workers=1)
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--players", "9", "--matches", "1"], "lacorsa is for 2 to 6 players, not 9"),
+        (["--players", "2", "--matches", "1", "-o", "races=0"], "distill: "),
+        (["--players", "2", "--matches", "1", "--teacher", "nobody"], "unknown bot 'nobody'"),
+    ],
+)
+def test_a_table_an_option_or_a_teacher_racedeck_refuses_is_one_line(
+    extra: list[str], said: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "policy.json"
+    with pytest.raises(SystemExit, match=said):
+        main(["lacorsa", "--version", "t", "--write", str(out), *extra])
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--matches", "0", "--version", "t"],
+        ["--matches", "1", "--version", "t", "--workers", "0"],
+        ["--matches", "1", "--version", " "],
+    ],
+)
+def test_counts_that_cannot_train_are_refused_before_playing(extra: list[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["lacorsa", "--players", "2", *extra])
+    assert caught.value.code == 2  # argparse's usage error
