@@ -143,6 +143,14 @@ def benchmarks() -> list[Benchmark | Ratio]:
             for horizon in (20, 40)
         ]
         + [
+            # LACORSA's own searches play out with its distilled policy (docs/bots.md).
+            Ratio(
+                "ismcts: lacorsa, distilled playouts / plain loop",
+                Benchmark("ismcts", "sims", _searcher("lacorsa", "distilled", 50, 4)),
+                Benchmark("plain loop", "races", _plain_loop),
+            )
+        ]
+        + [
             Benchmark(
                 "ismcts: detroit-cleveland, light playouts (rollout=light)",
                 "sims",
