@@ -43,8 +43,12 @@ KEPT = 1 << 16
 """The most sums of each group the bot keeps (they are few; this only bounds them)."""
 
 
+@functools.cache
 def name(role: str, key: Key) -> str:
-    """Return the feature's name: its role, then its key's parts, spaced."""
+    """Return the feature's name: its role, then its key's parts, spaced.
+
+    Kept once made: a few thousand names recur all match long.
+    """
     return " ".join((role, *map(str, key)))
 
 
