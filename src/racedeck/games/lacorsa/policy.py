@@ -151,9 +151,10 @@ def features(observation: Observation, legal: Sequence[Action]) -> list[list[str
 class _Sums:
     """The sums of weights a policy class has added up so far, by group."""
 
-    __slots__ = ("owned", "placed", "ranked")
+    __slots__ = ("bands", "owned", "placed", "ranked")
 
     def __init__(self) -> None:
+        self.bands: dict[tuple[str, Key], tuple[float, ...]] = {}
         self.owned: dict[tuple[str, tuple[int, ...], int], float] = {}
         self.placed: dict[tuple[str, tuple[Key, ...]], tuple[float, ...]] = {}
         self.ranked: dict[tuple[str, tuple[Key, ...]], float] = {}
@@ -181,6 +182,7 @@ class LacorsaPolicy(LinearPolicy):
         if kept is None:
             kept = _KEPT[type(self)] = _Sums()
         self._owned, self._placed, self._ranked = kept.owned, kept.placed, kept.ranked
+        self._bands = kept.bands
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Return the first legal action of the highest score."""
@@ -245,11 +247,20 @@ class LacorsaPolicy(LinearPolicy):
         key = (role, context)
         sums = kept.get(key)
         if sums is None:
-            get = self.weights.get
-            sums = tuple(
-                sum(get(name(role, (*k, "band", band)), 0.0) for k in context)
-                for band in range(BANDS)
-            )
+            # Added up in the context's order, as the names' weights are in ``features``.
+            rows = [self._banded(role, k) for k in context]
+            sums = tuple(sum(row[band] for row in rows) for band in range(BANDS))
             if len(kept) < KEPT:
                 kept[key] = sums
         return sums
+
+    def _banded(self, role: str, key: Key) -> tuple[float, ...]:
+        """Return the weights of one context key in ``role`` at each band (kept)."""
+        kept = self._bands
+        weights = kept.get((role, key))
+        if weights is None:
+            get = self.weights.get
+            weights = tuple(get(name(role, (*key, "band", band)), 0.0) for band in range(BANDS))
+            if len(kept) < KEPT:
+                kept[role, key] = weights
+        return weights
