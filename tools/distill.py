@@ -37,7 +37,7 @@ from typing import Any
 import msgspec
 
 from racedeck.bots.ismcts import Ismcts
-from racedeck.bots.linear import Features, LinearPolicy, Weights, check_weights, scores
+from racedeck.bots.linear import Features, LinearPolicy, Weights, check_weights, weigh
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import RacedeckError
 from racedeck.core.game import AnyGame
@@ -225,7 +225,7 @@ def agreement(decisions: Sequence[Decision], weights: dict[str, float] | None) -
         if weights is None:
             choice = decision.heuristic
         else:
-            found = scores(weights, decision.described)
+            found = weigh(weights, decision.described)
             choice = max(range(len(found)), key=found.__getitem__)
         visits = decision.visits
         agreed += choice >= 0 and visits[choice] == max(visits)

@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 import pytest
 
-from racedeck.bots.linear import MAX_WEIGHTS, LinearPolicy, check_weights, scores
+from racedeck.bots.linear import MAX_WEIGHTS, LinearPolicy, check_weights, weigh
 from racedeck.core.errors import DataError
 from racedeck.core.model import Action, Observation
 from racedeck.games.lacorsa.actions import PLAY_ONE
@@ -26,13 +26,13 @@ class _Policy(LinearPolicy):
 def test_the_policy_plays_the_action_of_the_highest_score_and_the_first_on_a_tie() -> None:
     legal = [PLAY_ONE[0][9], PLAY_ONE[0][3], PLAY_ONE[0][7], PLAY_ONE[0][5]]
     bot = _Policy()
-    assert scores(_Policy.weights, _named(None, legal)) == [-0.5, 2.5, 0.5, 2.5]  # type: ignore[arg-type]
+    assert weigh(_Policy.weights, _named(None, legal)) == [-0.5, 2.5, 0.5, 2.5]  # type: ignore[arg-type]
     assert bot.act(None, legal, random.Random(0)) is legal[1]  # type: ignore[arg-type]
     assert bot.act(None, [PLAY_ONE[0][9]], random.Random(0)) is PLAY_ONE[0][9]  # type: ignore[arg-type]
 
 
 def test_a_feature_the_weights_do_not_name_weighs_nothing() -> None:
-    assert scores({"a": 1.0}, [["a", "unknown"], ["unknown"]]) == [1.0, 0.0]
+    assert weigh({"a": 1.0}, [["a", "unknown"], ["unknown"]]) == [1.0, 0.0]
 
 
 @pytest.mark.parametrize(

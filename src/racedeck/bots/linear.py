@@ -70,7 +70,7 @@ def check_weights(raw: bytes, origin: str) -> Weights:
     return stored
 
 
-def scores(weights: Mapping[str, float], described: list[list[str]]) -> list[float]:
+def weigh(weights: Mapping[str, float], described: list[list[str]]) -> list[float]:
     """Return each action's score: the sum of its features' weights (0 for an unknown one)."""
     get = weights.get
     return [sum(get(name, 0.0) for name in names) for names in described]
@@ -90,11 +90,15 @@ class LinearPolicy(Bot):
         """Return, per legal action, the names of its features (the game's ``Features``)."""
         raise NotImplementedError
 
+    def scores(self, observation: Observation, legal: Sequence[Action]) -> list[float]:
+        """Return each legal action's score (a game may add its weights up faster, the same)."""
+        return weigh(self.weights, self.features(observation, legal))
+
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Return the first legal action of the highest score."""
         if len(legal) == 1:
             return legal[0]
-        found = scores(self.weights, self.features(observation, legal))
+        found = self.scores(observation, legal)
         best, top = 0, found[0]
         for index, score in enumerate(found):
             if score > top:

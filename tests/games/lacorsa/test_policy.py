@@ -126,7 +126,7 @@ def test_the_heuristic_is_still_the_adviser_of_heuristic_playouts() -> None:
 def test_the_bots_scores_are_the_weights_of_the_features_names() -> None:
     """The bot adds its weights up a group at a time; the sums are those of the names the
     trainer fits, at every decision of matches at every table."""
-    from racedeck.bots.linear import scores
+    from racedeck.bots.linear import weigh
 
     checked = 0
 
@@ -134,7 +134,7 @@ def test_the_bots_scores_are_the_weights_of_the_features_names() -> None:
         def act(self, observation: Observation, legal: list[Action], rng: Rng) -> Action:
             nonlocal checked
             fast = self.scores(observation, legal)
-            slow = scores(self.weights, features(observation, legal))
+            slow = weigh(self.weights, features(observation, legal))
             assert fast == pytest.approx(slow, abs=1e-9)
             checked += 1
             return super().act(observation, legal, rng)

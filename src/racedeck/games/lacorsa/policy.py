@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from types import MappingProxyType
 
 from racedeck.bots.linear import LinearPolicy, load_weights
 from racedeck.core.model import Action, Observation
-from racedeck.core.rng import Rng
 from racedeck.games.lacorsa.actions import Extend
 from racedeck.games.lacorsa.data import EXTEND_RANKS, play_total
 from racedeck.games.lacorsa.state import LacorsaObservation
@@ -111,9 +110,24 @@ def _spent(cards: tuple[int, ...]) -> tuple[int, int, int]:
 
 
 class _Decision:
-    """What every action of one decision shares: its hand, its context, the totals offered."""
+    """What every action of one decision shares: its hand, its context, the totals offered.
 
-    __slots__ = ("attacking", "context", "distinct", "extends", "phase", "size", "spent")
+    ``spent`` holds each legal action's cards and ``measures`` their total, band and Extends
+    (``_spent``), in the legal actions' order; ``features`` and the bot's scores both read
+    them here.
+    """
+
+    __slots__ = (
+        "among",
+        "attacking",
+        "context",
+        "extends",
+        "lowest",
+        "measures",
+        "phase",
+        "size",
+        "spent",
+    )
 
     def __init__(self, observation: Observation, legal: Sequence[Action]) -> None:
         assert isinstance(observation, LacorsaObservation)
@@ -124,24 +138,31 @@ class _Decision:
         self.size = len(hand)
         self.extends = _spent(hand)[2]
         self.spent = [_cards(action) for action in legal]
-        self.distinct = sorted({play_total(cards) for cards in self.spent}, reverse=True)
+        self.measures = [_spent(cards) for cards in self.spent]
+        distinct = sorted({total for total, _, _ in self.measures}, reverse=True)
+        self.among = {total: min(i, 4) for i, total in enumerate(distinct)}
+        """Each total's place among the totals on offer, highest first (4 and below: 4)."""
+        self.lowest = distinct[-1]
         self.context = _context(observation, self.size)
 
-    def relative(self, cards: tuple[int, ...]) -> tuple[Key, ...]:
-        total = play_total(cards)
-        among = min(self.distinct.index(total), 4)
-        used = _spent(cards)[2]
-        return _relative(min(self.extends - used, 4), among, total == self.distinct[-1])
+    def role(self, action: Action) -> str:
+        """Return what the deciding car does with ``action``."""
+        return _role(self.phase, self.attacking, action)
+
+    def relative(self, index: int) -> tuple[Key, ...]:
+        """Return the keys of the ``index``-th action beside its hand and the other plays."""
+        total, _, used = self.measures[index]
+        return _relative(min(self.extends - used, 4), self.among[total], total == self.lowest)
 
 
 def features(observation: Observation, legal: Sequence[Action]) -> list[list[str]]:
     """Return, for each legal action of the deciding car, the names of its features."""
     decision = _Decision(observation, legal)
     described = []
-    for action, cards in zip(legal, decision.spent, strict=True):
-        role = _role(decision.phase, decision.attacking, action)
-        band = ("band", _spent(cards)[1])
-        keys = [*_own(cards, decision.size), *decision.relative(cards)]
+    for index, action in enumerate(legal):
+        role = decision.role(action)
+        band = ("band", decision.measures[index][1])
+        keys = [*_own(decision.spent[index], decision.size), *decision.relative(index)]
         names = [name(role, key) for key in keys]
         names += [name(role, (*key, *band)) for key in decision.context]
         described.append(names)
@@ -184,39 +205,20 @@ class LacorsaPolicy(LinearPolicy):
         self._owned, self._placed, self._ranked = kept.owned, kept.placed, kept.ranked
         self._bands = kept.bands
 
-    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
-        """Return the first legal action of the highest score."""
-        if len(legal) == 1:
-            return legal[0]
-        found = self.scores(observation, legal)
-        best, top = 0, found[0]
-        for index, score in enumerate(found):
-            if score > top:
-                best, top = index, score
-        return legal[best]
-
     def scores(self, observation: Observation, legal: Sequence[Action]) -> list[float]:
         """Return each legal action's score, as ``features``' names weigh."""
-        assert isinstance(observation, LacorsaObservation)
-        car = observation.deciding_car
-        hand = observation.hands[car] or ()
-        size, extends = len(hand), _spent(hand)[2]
-        phase, attacking = observation.phase, car == observation.attacker
-        spent = [_spent(_cards(action)) for action in legal]
-        distinct = sorted({total for total, _, _ in spent}, reverse=True)
-        among = {total: min(i, 4) for i, total in enumerate(distinct)}
-        lowest = distinct[-1]
-        context = _context(observation, size)
+        decision = _Decision(observation, legal)
+        size, context = decision.size, decision.context
         placed: dict[str, tuple[float, ...]] = {}
         out = []
-        for action, (total, band, used) in zip(legal, spent, strict=True):
-            role = _role(phase, attacking, action)
+        for index, action in enumerate(legal):
+            role = decision.role(action)
             sums = placed.get(role)
             if sums is None:
                 sums = placed[role] = self._context_sums(role, context)
-            score = self._own_sum(role, _cards(action), size) + sums[band]
-            ranked = _relative(min(extends - used, 4), among[total], total == lowest)
-            out.append(score + self._sum(self._ranked, role, ranked))
+            score = self._own_sum(role, decision.spent[index], size)
+            score += sums[decision.measures[index][1]]
+            out.append(score + self._sum(self._ranked, role, decision.relative(index)))
         return out
 
     def _sum(
@@ -225,19 +227,22 @@ class LacorsaPolicy(LinearPolicy):
         """Return the weights of ``keys`` in ``role`` added up, kept in ``kept``."""
         score = kept.get((role, keys))
         if score is None:
-            get = self.weights.get
-            score = sum(get(name(role, key), 0.0) for key in keys)
+            score = self._weigh(role, keys)
             if len(kept) < KEPT:
                 kept[role, keys] = score
         return score
+
+    def _weigh(self, role: str, keys: Iterable[Key]) -> float:
+        """Return the weights of ``keys``' names in ``role`` added up, in their order."""
+        get = self.weights.get
+        return sum(get(name(role, key), 0.0) for key in keys)
 
     def _own_sum(self, role: str, cards: tuple[int, ...], size: int) -> float:
         kept = self._owned
         key = (role, cards, min(size, 13) // 4)
         score = kept.get(key)
         if score is None:
-            get = self.weights.get
-            score = sum(get(name(role, k), 0.0) for k in _own(cards, size))
+            score = self._weigh(role, _own(cards, size))
             if len(kept) < KEPT:
                 kept[key] = score
         return score
@@ -259,8 +264,7 @@ class LacorsaPolicy(LinearPolicy):
         kept = self._bands
         weights = kept.get((role, key))
         if weights is None:
-            get = self.weights.get
-            weights = tuple(get(name(role, (*key, "band", band)), 0.0) for band in range(BANDS))
+            weights = tuple(self._weigh(role, [(*key, "band", band)]) for band in range(BANDS))
             if len(kept) < KEPT:
                 kept[role, key] = weights
         return weights
