@@ -182,14 +182,10 @@ class Ismcts(Weighing, Bot):
             self.record_weighed(
                 search_choices(table, legal, game.presentation.describe), simulations
             )
-        chosen, most = most_tried(table, legal)
-        if self._learned:
-            # Where the search cannot tell its choice from the learned policy's (as many
-            # visits: a small budget tries most actions once), the policy's stands.
-            favourite = root.favourites.get(self._seat)
-            if favourite is not None and favourite in table and table[favourite][0] == most:
-                chosen = favourite
-        return chosen
+        # Where the search cannot tell its choice from a learned policy's (as many visits:
+        # a small budget tries most actions once), the policy's stands.
+        prefer = root.favourites.get(self._seat) if self._learned else None
+        return most_tried(table, legal, prefer)[0]
 
     def _root(self, observation: Observation) -> Node:
         """Return the decision's root: a new node, or the last search's that ``observation`` names.

@@ -63,13 +63,21 @@ def rewards(result: Result, rank_weight: float = RANK_WEIGHT) -> list[float]:
     return out
 
 
-def most_tried(table: Mapping[Action, Row], legal: Sequence[Action]) -> tuple[Action, float]:
-    """Return the legal action with the most visits (the first on a tie) and its visits."""
+def most_tried(
+    table: Mapping[Action, Row], legal: Sequence[Action], prefer: Action | None = None
+) -> tuple[Action, float]:
+    """Return the legal action with the most visits and its visits.
+
+    On a tie, ``prefer`` where it is among the most visited (a learned policy's choice,
+    which the search could not tell apart), else the first in ``legal``.
+    """
     best, most = legal[0], -1.0
     for action in legal:
         stats = table.get(action)
         if stats is not None and stats[0] > most:
             best, most = action, stats[0]
+    if prefer is not None and prefer in table and table[prefer][0] == most:
+        best = prefer
     return best, most
 
 

@@ -11,9 +11,10 @@ import pytest
 
 from racedeck.bots.ismcts import Budget, Ismcts
 from racedeck.core.bot import Bot, BotSpec
-from racedeck.core.model import Action, Observation
+from racedeck.core.model import Action, Observation, Options
 from racedeck.core.rng import Rng
 from racedeck.core.runner import run_match
+from racedeck.games.lacorsa.actions import PLAY_ONE
 from racedeck.games.lacorsa.bots import LacorsaHeuristic
 from racedeck.games.lacorsa.policy import WEIGHTS, LacorsaPolicy, features
 from tests.bots.helpers import HEURISTIC, LACORSA, ONE_RACE, REGISTRY, play
@@ -143,3 +144,39 @@ def test_the_bots_scores_are_the_weights_of_the_features_names() -> None:
         seats = [BotSpec(name="checking", factory=Checking, description="")] * players
         run_match(LACORSA, ONE_RACE, seats, players)
     assert checked > 100
+
+
+def test_where_visits_tie_the_search_plays_the_policys_choice() -> None:
+    """Two simulations visit two actions once each: a tie, which the policy's choice takes
+    (the favourite is tried first). Before, the first legal action took every tie."""
+    checked = 0
+
+    class Comparing(LacorsaPolicy):
+        def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
+            self.search = Ismcts(Budget(simulations=2, rollout="distilled", bias=4.0))
+            self.search.bind_game(LACORSA)
+            self.search.start_match(game, seat, players, options)
+
+        def act(self, observation: Observation, legal: list[Action], rng: Rng) -> Action:
+            nonlocal checked
+            chosen = super().act(observation, legal, rng)
+            if len(legal) > 2:
+                assert self.search.act(observation, legal, random.Random(checked)) == chosen
+                assert sorted(self.search.last_visits)[-2:] == [1, 1]
+                checked += 1
+            return chosen
+
+    seats = [BotSpec(name="comparing", factory=Comparing, description=""), HEURISTIC]
+    outcome = run_match(LACORSA, ONE_RACE, seats, 11)
+    assert outcome.faults == []
+    assert checked > 10
+
+
+def test_most_tried_prefers_the_given_action_only_among_the_most_visited() -> None:
+    from racedeck.bots.search_tree import most_tried
+
+    a, b, c = (PLAY_ONE[0][card] for card in (3, 9, 17))
+    table = {a: [2.0, 1.0], b: [2.0, 0.0], c: [1.0, 1.0]}
+    assert most_tried(table, [a, b, c]) == (a, 2.0)
+    assert most_tried(table, [a, b, c], prefer=b) == (b, 2.0)
+    assert most_tried(table, [a, b, c], prefer=c) == (a, 2.0)
