@@ -17,6 +17,7 @@ from racedeck.core.runner import run_match
 from racedeck.games.lacorsa.actions import PLAY_ONE
 from racedeck.games.lacorsa.bots import LacorsaHeuristic
 from racedeck.games.lacorsa.policy import WEIGHTS, LacorsaPolicy, features
+from racedeck.games.lacorsa.state import LacorsaObservation
 from tests.bots.helpers import HEURISTIC, LACORSA, ONE_RACE, REGISTRY, play
 
 POLICY_DIGESTS = {"1": "40e24d860a0c1f39f5bd8954cef1a02bdae55da02c16cd33cbcfd0bbfca7b613"}
@@ -180,3 +181,37 @@ def test_most_tried_prefers_the_given_action_only_among_the_most_visited() -> No
     assert most_tried(table, [a, b, c]) == (a, 2.0)
     assert most_tried(table, [a, b, c], prefer=b) == (b, 2.0)
     assert most_tried(table, [a, b, c], prefer=c) == (a, 2.0)
+
+
+def test_the_policy_keeps_nothing_per_hand_it_has_seen() -> None:
+    """What the policy keeps is bounded by the card sets a play spends, not by the hands a
+    search deals in every world it samples: a new hand with the same plays adds nothing."""
+    import msgspec
+
+    from racedeck.games.lacorsa.policy import _spent
+
+    observation, legal = _first_decision()
+    car = observation.deciding_car
+    features(observation, legal)
+    before = _spent.cache_info().currsize
+    for extra in range(90, 100):  # the same plays, a card more in hand each time
+        hands = list(observation.hands)
+        hands[car] = (*observation.hands[car], extra)
+        other = msgspec.structs.replace(observation, hands=tuple(hands))
+        features(other, legal)
+        LacorsaPolicy().scores(other, legal)
+    assert _spent.cache_info().currsize == before
+
+
+def _first_decision() -> tuple[LacorsaObservation, tuple[Action, ...]]:
+    """The first seat decision of a seeded two-player match, as its seat sees it."""
+    from racedeck.core.model import ENGINE
+    from racedeck.core.rng import engine_stream
+    from racedeck.core.step import resolve
+
+    state = LACORSA.initial_state(ONE_RACE, 2)
+    state = resolve(LACORSA, state, ENGINE, None, engine_stream(11, 0)).state
+    seat = LACORSA.next_step(state).seats[0]
+    observation = LACORSA.observe(state, seat)
+    assert isinstance(observation, LacorsaObservation)
+    return observation, LACORSA.legal_actions(state, seat)

@@ -136,7 +136,9 @@ class _Decision:
         self.phase: str = observation.phase
         self.attacking = car == observation.attacker
         self.size = len(hand)
-        self.extends = _spent(hand)[2]
+        # Counted, not kept: ``_spent`` keeps its answers, and a search deals a new hand in
+        # every world it samples (the plays on offer are a few hundred card sets at most).
+        self.extends = sum(1 for c in hand if c >> 3 in EXTEND_RANKS)
         self.spent = [_cards(action) for action in legal]
         self.measures = [_spent(cards) for cards in self.spent]
         distinct = sorted({total for total, _, _ in self.measures}, reverse=True)
