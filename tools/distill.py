@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -49,13 +49,41 @@ from racedeck.plugins import load_registry
 TEACHER = "ismcts:simulations=200,rollout=heuristic,effort=none,horizon=none,bias=none"
 """The general search of 200 simulations with heuristic playouts (whatever the game's own)."""
 
+ObservationT = TypeVar("ObservationT")
+ActionT = TypeVar("ActionT")
+
 HELD_OUT = 5
 """One match in this many is held out of the fit, to report on."""
 
 
+class Taught(
+    msgspec.Struct, Generic[ObservationT, ActionT], frozen=True, forbid_unknown_fields=True
+):
+    """One decision of the teacher, as kept: what the seat saw, its choices, their visits."""
+
+    match: int
+    observation: ObservationT
+    legal: list[ActionT]
+    visits: tuple[int, ...]
+    heuristic: int
+    """The index of the game's heuristic's choice there (-1: the game has none)."""
+
+
+class Teaching(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """How the decisions of a ``--keep`` file were taught: the first line of the file."""
+
+    game: str
+    options: dict[str, Any]
+    teacher: str
+    tables: list[tuple[int, int]]
+    first_seed: int
+    decisions: int
+    """How many decision lines follow (a file cut short is refused)."""
+
+
 @dataclass(frozen=True)
 class Decision:
-    """One decision of the teacher: each legal action's features, and its root visits."""
+    """One decision as the fit sees it: each legal action's features, and its root visits."""
 
     match: int
     described: list[list[str]]
@@ -65,16 +93,13 @@ class Decision:
 
 
 class _Recording(Bot):
-    """The teacher, noting what the policy's features say of each decision it searched."""
+    """The teacher, keeping each decision it searched with a choice, and its visits."""
 
-    def __init__(
-        self, teacher: Ismcts, features: Features, heuristic: Bot | None, match: int
-    ) -> None:
+    def __init__(self, teacher: Ismcts, heuristic: Bot | None, match: int) -> None:
         self.teacher = teacher
-        self.features = features
         self.heuristic = heuristic
         self.match = match
-        self.kept: list[Decision] = []
+        self.kept: list[Taught[Any, Any]] = []
 
     def bind_game(self, game: AnyGame) -> None:
         self.teacher.bind_game(game)
@@ -90,12 +115,11 @@ class _Recording(Bot):
         chosen = self.teacher.act(observation, legal, rng)
         visits = self.teacher.last_visits
         if len(legal) > 1 and sum(visits) > 0:
-            described = self.features(observation, legal)
             heuristic = -1
             if self.heuristic is not None:  # its own generator: the match's is not touched
                 answer = self.heuristic.act(observation, legal, random.Random(self.match))
                 heuristic = next(i for i, a in enumerate(legal) if a is answer or a == answer)
-            self.kept.append(Decision(self.match, described, visits, heuristic))
+            self.kept.append(Taught(self.match, observation, list(legal), visits, heuristic))
         return chosen
 
     def end_match(self, result: Result) -> None:
@@ -116,14 +140,21 @@ def policy_features(game: str) -> Features:
     return features
 
 
-def play(task: tuple[str, dict[str, Any], str, int, int, int]) -> list[Decision]:
+def describe(game: str, taught: Sequence[Taught[Any, Any]]) -> list[Decision]:
+    """Return the decisions as ``game``'s policy describes them (its features' names)."""
+    features = policy_features(game)
+    return [
+        Decision(t.match, features(t.observation, t.legal), t.visits, t.heuristic) for t in taught
+    ]
+
+
+def play(task: tuple[str, dict[str, Any], str, int, int, int]) -> list[Taught[Any, Any]]:
     """Play one match of the teacher in every seat; return the decisions it searched."""
     game_name, raw, teacher_name, players, seed, match = task
     registry = _registry()
     game = registry.game(game_name)
     options = game.parse_options(raw)
     teacher = registry.bot(teacher_name, game_name)
-    features = policy_features(game_name)
     heuristic = next((s for s in registry.bots_for(game_name) if s.name == "heuristic"), None)
     made: list[_Recording] = []
 
@@ -131,7 +162,7 @@ def play(task: tuple[str, dict[str, Any], str, int, int, int]) -> list[Decision]
         bot = teacher.factory()
         assert isinstance(bot, Ismcts)  # ``teach`` checked it
         adviser = heuristic.factory() if heuristic is not None else None
-        made.append(_Recording(bot, features, adviser, match))
+        made.append(_Recording(bot, adviser, match))
         return made[-1]
 
     spec = BotSpec(name=teacher.name, factory=recording, description="teacher")
@@ -146,7 +177,7 @@ def teach(
     tables: Sequence[tuple[int, int]],
     first_seed: int,
     workers: int,
-) -> list[Decision]:
+) -> list[Taught[Any, Any]]:
     """Play ``matches`` at each table of ``players`` (``tables``); return every decision.
 
     Refuses (``SystemExit``) a teacher that is not a search: only a search's visits say
@@ -232,44 +263,94 @@ def agreement(decisions: Sequence[Decision], weights: dict[str, float] | None) -
     return agreed / len(decisions) if decisions else 0.0
 
 
-def _tables(players: list[int], matches: list[int]) -> list[tuple[int, int]]:
+def _tables(players: list[int] | None, matches: list[int] | None) -> list[tuple[int, int]]:
+    players, matches = players or [], matches or []
     if len(players) != len(matches):
         raise SystemExit("give one --matches for each --players")
     return list(zip(players, matches, strict=True))
+
+
+def keep(path: Path, teaching: Teaching, taught: Sequence[Taught[Any, Any]]) -> None:
+    """Write the teaching and its decisions to ``path``, one JSON line each, whole or not at all."""
+    encoder = msgspec.json.Encoder()
+    lines = [encoder.encode(teaching), *(encoder.encode(t) for t in taught)]
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_bytes(b"\n".join(lines) + b"\n")
+    os.replace(partial, path)
+
+
+def load_taught(path: Path) -> tuple[Teaching, list[Taught[Any, Any]]]:
+    """Read a ``--keep`` file back, decoding each decision as its game's own types.
+
+    A file that is not one (a line that does not decode, another game's observations, fewer
+    or more decisions than its first line counts) is ``SystemExit`` naming the line.
+    """
+    try:
+        lines = path.read_bytes().splitlines()
+    except OSError as exc:
+        raise SystemExit(f"distill: {path}: {exc.strerror}") from None
+    try:
+        teaching = msgspec.json.decode(lines[0] if lines else b"", type=Teaching)
+        game = _registry().game(teaching.game)
+    except (msgspec.DecodeError, RacedeckError) as exc:
+        raise SystemExit(f"distill: {path}:1: {exc}") from None
+    kept: Any = Taught[game.observation_type, game.action_type]  # type: ignore[name-defined]
+    decoder = msgspec.json.Decoder(kept)
+    taught = []
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            taught.append(decoder.decode(line))
+        except msgspec.DecodeError as exc:
+            raise SystemExit(f"distill: {path}:{number}: {exc}") from None
+    if len(taught) != teaching.decisions:
+        raise SystemExit(
+            f"distill: {path}: {len(taught)} decisions, its first line counts {teaching.decisions}"
+        )
+    return teaching, taught
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("--option", "-o", action="append", default=[], help="KEY=VALUE")
-    parser.add_argument("--players", type=int, action="append", required=True)
-    parser.add_argument("--matches", type=int, action="append", required=True)
+    parser.add_argument("--players", type=int, action="append")
+    parser.add_argument("--matches", type=int, action="append")
     parser.add_argument("--first-seed", type=int, default=100_000)
     parser.add_argument("--teacher", default=TEACHER)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--iterations", type=int, default=600)
     parser.add_argument("--l2", type=float, default=1e-4)
     parser.add_argument("--rate", type=float, default=0.05)
-    parser.add_argument("--version", required=True)
+    parser.add_argument("--version")
+    parser.add_argument("--keep", metavar="PATH", help="write the teacher's decisions here")
+    parser.add_argument(
+        "--taught", metavar="PATH", help="fit the decisions a --keep wrote, without teaching"
+    )
     parser.add_argument("--write", metavar="PATH")
     args = parser.parse_args(argv)
     for name in ("workers", "iterations"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be 1 or more")
-    if any(m < 1 for m in args.matches):
+    if args.taught is None and not args.players:
+        parser.error("give --players and --matches to teach, or --taught to fit kept decisions")
+    if args.taught is not None and (args.players or args.matches or args.option or args.keep):
+        parser.error("--taught fits kept decisions: --players, --matches, -o, --keep do not apply")
+    if any(m < 1 for m in args.matches or ()):
         parser.error("--matches must be 1 or more")
-    if not (args.l2 >= 0 and args.rate > 0) or not args.version.strip():
-        parser.error("--l2 must be 0 or more, --rate above 0, --version not empty")
+    if not (args.l2 >= 0 and args.rate > 0):
+        parser.error("--l2 must be 0 or more, --rate above 0")
+    if (args.write is not None or args.keep is None) and not (args.version or "").strip():
+        parser.error("--version must be given, not empty, to fit")
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Teach, fit and write a game's learned policy; print what the fit agrees with.
-
-    A game, option, table or teacher racedeck refuses is one line and exit 2. The file is
-    written whole or not at all (a temporary file beside it, checked, then renamed).
-    """
-    args = _arguments(argv)
+def _taught(args: argparse.Namespace) -> tuple[Teaching, list[Taught[Any, Any]]]:
+    """Return the decisions to fit: taught now (and kept if asked) or read from ``--taught``."""
+    if args.taught is not None:
+        teaching, taught = load_taught(Path(args.taught))
+        if teaching.game != args.game:
+            raise SystemExit(f"distill: {args.taught} holds {teaching.game}'s decisions")
+        return teaching, taught
     raw: dict[str, Any] = {}
     for pair in args.option:
         key, _, value = pair.partition("=")
@@ -284,22 +365,45 @@ def main(argv: list[str] | None = None) -> int:
                     f"distill: {args.game} is for {game.min_players} to "
                     f"{game.max_players} players, not {players}"
                 )
-        decisions = teach(args.game, raw, args.teacher, tables, args.first_seed, args.workers)
+        taught = teach(args.game, raw, args.teacher, tables, args.first_seed, args.workers)
     except RacedeckError as exc:
         raise SystemExit(f"distill: {exc}") from None
+    teaching = Teaching(args.game, raw, args.teacher, tables, args.first_seed, len(taught))
+    if args.keep:
+        keep(Path(args.keep), teaching, taught)
+    return teaching, taught
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Teach, fit and write a game's learned policy; print what the fit agrees with.
+
+    A game, option, table or teacher racedeck refuses is one line and exit 2. The file is
+    written whole or not at all (a temporary file beside it, checked, then renamed).
+    ``--keep`` also writes the teacher's decisions, and ``--taught`` fits such a file
+    without teaching again (the features may have changed since: they are worked out at
+    the fit).
+    """
+    args = _arguments(argv)
+    teaching, taught = _taught(args)
+    if not args.version:  # only keeping the decisions
+        return 0
+    decisions = describe(args.game, taught)
     fitted = [d for d in decisions if d.match % HELD_OUT]
     held = [d for d in decisions if not d.match % HELD_OUT]
     if not fitted:
         raise SystemExit("distill: the teacher made no decision with a choice to fit")
     weights = fit(fitted, args.iterations, args.l2, args.rate)
     report = (
-        f"{len(decisions)} decisions of {sum(m for _, m in tables)} matches; on the "
+        f"{len(decisions)} decisions of {sum(m for _, m in teaching.tables)} matches; on the "
         f"{len(held)} held out the policy chose the teacher's most visited action "
         f"{agreement(held, weights):.3f} of the time, the heuristic "
         f"{agreement(held, None):.3f}"
     )
     print(report)
     command = " ".join(["python -m tools.distill", *(argv if argv is not None else sys.argv[1:])])
+    if args.taught is not None:
+        command += f" (taught by {teaching.teacher}, tables {teaching.tables}, first seed "
+        command += f"{teaching.first_seed}, options {teaching.options})"
     stored = Weights(version=args.version, trained=f"{command}: {report}", weights=weights)
     if args.write:
         _write(Path(args.write), msgspec.json.format(msgspec.json.encode(stored), indent=1))

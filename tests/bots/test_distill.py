@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from racedeck.bots.linear import check_weights
-from tools.distill import Decision, agreement, fit, main, teach
+from tools.distill import Decision, agreement, describe, fit, load_taught, main, teach
 
 TINY = "ismcts:simulations=4,rollout=heuristic,effort=none,horizon=none,bias=none"
 
@@ -24,9 +24,11 @@ def test_the_fit_weighs_up_the_feature_the_teacher_always_chose() -> None:
 
 
 def test_the_teacher_is_asked_at_every_decision_with_a_choice() -> None:
-    decisions = teach("lacorsa", {"races": 1}, TINY, [(2, 1)], 40, workers=1)
-    assert len(decisions) > 20
-    for decision in decisions:
+    taught = teach("lacorsa", {"races": 1}, TINY, [(2, 1)], 40, workers=1)
+    assert len(taught) > 20
+    for kept in taught:
+        assert len(kept.legal) == len(kept.visits) > 1
+    for decision in describe("lacorsa", taught):
         assert len(decision.described) == len(decision.visits) > 1
         assert 0 < sum(decision.visits) <= 4
         assert 0 <= decision.heuristic < len(decision.visits)
@@ -77,9 +79,84 @@ def test_a_table_an_option_or_a_teacher_racedeck_refuses_is_one_line(
         ["--matches", "0", "--version", "t"],
         ["--matches", "1", "--version", "t", "--workers", "0"],
         ["--matches", "1", "--version", " "],
+        ["--matches", "1", "--version", "t", "--taught", "kept.jsonl"],
     ],
 )
 def test_counts_that_cannot_train_are_refused_before_playing(extra: list[str]) -> None:
     with pytest.raises(SystemExit) as caught:
         main(["lacorsa", "--players", "2", *extra])
     assert caught.value.code == 2  # argparse's usage error
+
+
+def test_kept_decisions_fit_to_the_same_file_as_teaching_them(tmp_path: Path) -> None:
+    teaching = ["lacorsa", "-o", "races=1", "--players", "2", "--matches", "2", "--teacher", TINY]
+    fitting = ["--version", "t", "--iterations", "30", "--workers", "1"]
+    kept, direct, refit = tmp_path / "taught.jsonl", tmp_path / "a.json", tmp_path / "b.json"
+    assert main([*teaching, *fitting, "--keep", str(kept), "--write", str(direct)]) == 0
+    assert main(["lacorsa", "--taught", str(kept), *fitting, "--write", str(refit)]) == 0
+    first, second = (check_weights(f.read_bytes(), f.name) for f in (direct, refit))
+    assert first.weights == second.weights
+    assert f"taught by {TINY}" in second.trained
+    game_line, *lines = kept.read_bytes().splitlines()
+    assert b'"game":"lacorsa"' in game_line and lines
+    _, taught = load_taught(kept)
+    assert len(taught) == len(lines)
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        (lambda lines: lines[:-1], "decisions, its first line counts"),
+        (lambda lines: [*lines[:2], b'{"match": "x"}', *lines[3:]], r"taught.jsonl:3: "),
+        (lambda lines: [lines[0].replace(b"lacorsa", b"nogame"), *lines[1:]], r":1: "),
+        (lambda lines: [b"[]"], r":1: "),
+    ],
+)
+def test_a_kept_file_cut_short_or_forged_is_one_line_naming_where(
+    damage: object, said: str, tmp_path: Path
+) -> None:
+    kept = tmp_path / "taught.jsonl"
+    main(
+        [
+            "lacorsa",
+            "-o",
+            "races=1",
+            "--players",
+            "2",
+            "--matches",
+            "1",
+            "--teacher",
+            TINY,
+            "--workers",
+            "1",
+            "--keep",
+            str(kept),
+        ]
+    )
+    assert callable(damage)
+    kept.write_bytes(b"\n".join(damage(kept.read_bytes().splitlines())) + b"\n")
+    with pytest.raises(SystemExit, match=said):
+        main(["lacorsa", "--taught", str(kept), "--version", "t"])
+
+
+def test_kept_decisions_of_another_game_are_refused(tmp_path: Path) -> None:
+    kept = tmp_path / "taught.jsonl"
+    main(
+        [
+            "lacorsa",
+            "-o",
+            "races=1",
+            "--players",
+            "2",
+            "--matches",
+            "1",
+            "--teacher",
+            TINY,
+            "--workers",
+            "1",
+            "--keep",
+            str(kept),
+        ]
+    )
+    with pytest.raises(SystemExit, match="holds lacorsa's decisions"):
+        main(["famous-500", "--taught", str(kept), "--version", "t"])
