@@ -54,7 +54,7 @@ RACER_PREFERENCE = (
 _NO_USES: tuple[UseAdvantage, ...] = ()
 
 
-class _Planner:
+class Planner:
     """Scores the card steps a racer can still take this turn.
 
     Search bots ask for a move at every step of every playout, so the plan is a small
@@ -86,7 +86,7 @@ class _Planner:
             if steps >= MAX_STEPS:
                 return value
             # Two identical cards, or else any three: the hand less them is what is left.
-            rests = [_less(hand, (c, c)) for c in sorted(set(hand)) if hand.count(c) >= 2]
+            rests = [less(hand, (c, c)) for c in sorted(set(hand)) if hand.count(c) >= 2]
             if not rests:
                 if len(hand) < 3:
                     return value
@@ -148,7 +148,7 @@ class _Planner:
         return value
 
 
-def _less(hand: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+def less(hand: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
     """Return ``hand`` with one copy of each of ``cards`` taken out.
 
     A plan's values depend only on which cards are left, not on their order.
@@ -222,7 +222,7 @@ def _before_stepping(
 
 
 def _best_step(
-    obs: WackyObservation, planner: _Planner, steps: list[PlayStep], ahead: int, ends: float | None
+    obs: WackyObservation, planner: Planner, steps: list[PlayStep], ahead: int, ends: float | None
 ) -> PlayStep | None:
     """Return the first step of the best plan of card steps, or None when stopping pays more."""
     hand = obs.hand
@@ -233,7 +233,7 @@ def _best_step(
     best_value = rest
     played = obs.steps + 1
     for step in steps:
-        value = planner.best(ahead, played, _less(hand, step.cards), False)
+        value = planner.best(ahead, played, less(hand, step.cards), False)
         if value > best_value + 1e-9:
             best_step, best_value = step, value
     return best_step
@@ -275,33 +275,42 @@ def _free_move(obs: WackyObservation, uses: Uses, ahead: int) -> UseAdvantage | 
     return None
 
 
+def choose(obs: WackyObservation, legal: Sequence[Action], planner: Planner) -> Action:
+    """Return the heuristic's choice among ``legal`` in a turn, planned with ``planner``.
+
+    ``planner`` is the observation's own (``Planner(obs)``): the learned policy plans with
+    the same one, to weigh each step by the plan it starts.
+    """
+    steps, uses, end_turn = _sort_legal(obs, legal)
+    ahead, ends = planner.landing(planner.start)
+    chosen: Action | None = None
+    if uses:
+        chosen = _before_stepping(obs, uses, bool(steps), ahead)
+    if chosen is None and steps:
+        chosen = _best_step(obs, planner, steps, ahead, ends)
+    if chosen is None and uses:
+        # No card step pays: make one possible, or take the free moves.
+        chosen = _make_a_step(obs, uses, ahead) or _free_move(obs, uses, ahead)
+        if chosen is None and len(obs.hand) <= 2:
+            chosen = _more_cards(obs, uses)
+    if chosen is not None:
+        return chosen
+    return end_turn if end_turn is not None else legal[0]
+
+
 class WackyHeuristic(Bot):
     """Plans its steps from hand and terrain ahead; spends advantages where they pay."""
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Choose a legal action for the Wacky Races situation in ``observation``."""
         assert isinstance(observation, WackyObservation)
-        obs = observation
-        if obs.phase == "choose":
-            return self._choose(legal)
-        steps, uses, end_turn = _sort_legal(obs, legal)
-        planner = _Planner(obs)
-        ahead, ends = planner.landing(planner.start)
-        chosen: Action | None = None
-        if uses:
-            chosen = _before_stepping(obs, uses, bool(steps), ahead)
-        if chosen is None and steps:
-            chosen = _best_step(obs, planner, steps, ahead, ends)
-        if chosen is None and uses:
-            # No card step pays: make one possible, or take the free moves.
-            chosen = _make_a_step(obs, uses, ahead) or _free_move(obs, uses, ahead)
-            if chosen is None and len(obs.hand) <= 2:
-                chosen = _more_cards(obs, uses)
-        if chosen is not None:
-            return chosen
-        return end_turn if end_turn is not None else legal[0]
+        if observation.phase == "choose":
+            return self.choose_racer(legal)
+        return choose(observation, legal, Planner(observation))
 
-    def _choose(self, legal: Sequence[Action]) -> Action:
+    @staticmethod
+    def choose_racer(legal: Sequence[Action]) -> Action:
+        """Return the first racer on offer in ``RACER_PREFERENCE``'s order."""
         choices = {a.racer: a for a in legal if isinstance(a, ChooseRacer)}
         for key in RACER_PREFERENCE:
             racer = data.RACER_KEYS.index(key)

@@ -27,6 +27,7 @@ Whether they move again after the neutral racers is the option
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
@@ -53,18 +54,30 @@ def destination(state: WackyState) -> int:
     terrain = state.top
     if terrain < 0:
         return -1
+    traps = state.traps
+    return next_stop(state.tiles, lambda q: traps[q] < 0, state.dastardly, terrain)
+
+
+def next_stop(tiles: Sequence[int], clear: Callable[[int], bool], start: int, terrain: int) -> int:
+    """Return the first tile of ``terrain`` past ``start`` that is ``clear`` of traps, or -1.
+
+    Where Dastardly goes from ``start`` after a card of ``terrain`` (``destination``); a bot
+    reads it off what it sees (``clear``: no face-down trap there).
+    """
     # A plain scan ahead of him: he is rarely far from the next such tile, and a scan
     # costs less than hashing the circuit to look its tiles up.
-    tiles, traps = state.tiles, state.traps
-    for q in range(state.dastardly + 1, len(tiles)):
-        if tiles[q] == terrain and traps[q] < 0:
+    for q in range(start + 1, len(tiles)):
+        if tiles[q] == terrain and clear(q):
             return q
     return -1
 
 
-def lays_a_trap(state: WackyState, q: int) -> bool:
-    """Return True when reaching ``q`` puts Dastardly "por delante de todos los demás pilotos"."""
-    return q > max(state.pos)
+def lays_a_trap(pos: Sequence[int], q: int) -> bool:
+    """Return True when reaching ``q`` puts Dastardly "por delante de todos los demás pilotos".
+
+    ``pos``: every racer's position.
+    """
+    return q > max(pos)
 
 
 def move(r: Resolution) -> None:
@@ -74,7 +87,7 @@ def move(r: Resolution) -> None:
     if q < 0:
         return
     r.emit(DastardlyMoved(to=q, cause="discard"))
-    if not lays_a_trap(s, q):
+    if not lays_a_trap(s.pos, q):
         return
     if not s.trap_deck:
         if not sum(s.trap_discard):
