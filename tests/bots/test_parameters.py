@@ -25,16 +25,18 @@ def test_every_built_in_bot_declares_its_parameters(game: str) -> None:
 
 
 def test_ismcts_parameters_carry_each_variants_defaults_types_and_choices() -> None:
-    # Wacky Races plays the general variants (LACORSA and Famous 500 register their own).
-    fast = {p.name: p for p in REGISTRY.bot("ismcts-fast", "wacky-races").declared()}
+    # Detroit-Cleveland plays the general variants (the other games register their own).
+    fast = {p.name: p for p in REGISTRY.bot("ismcts-fast", "detroit-cleveland").declared()}
     assert fast["simulations"].default == 50 and fast["simulations"].type is int
     assert fast["simulations"].optional
     assert fast["effort"].default is None and fast["effort"].type is float
     assert fast["horizon"].default is None and fast["horizon"].type is int
-    assert fast["rollout"].choices == ("random", "heuristic", "light", "distilled")
+    assert fast["rollout"].choices == ("random", "heuristic", "light", "distilled", "guided")
     assert fast["sealed"].choices == ("regret", "exp3", "ucb1")
     assert fast["exploration"].type is float and fast["exploration"].doc.startswith("UCB1")
-    strong = {p.name: p.default for p in REGISTRY.bot("ismcts-strong", "wacky-races").declared()}
+    strong = {
+        p.name: p.default for p in REGISTRY.bot("ismcts-strong", "detroit-cleveland").declared()
+    }
     assert strong["simulations"] == 1000
 
 
@@ -54,7 +56,7 @@ def test_parameters_given_as_strings_make_the_bot_that_plays() -> None:
 def test_a_budget_of_effort_with_a_horizon_is_one_bot_name_away() -> None:
     """``ismcts:simulations=none,effort=1,horizon=20``: the opt-in budget of docs/bots.md."""
     spec = resolve(
-        lambda name: REGISTRY.bot(name, "wacky-races"),
+        lambda name: REGISTRY.bot(name, "detroit-cleveland"),
         "ismcts:simulations=none,effort=1,horizon=20",
     )
     assert spec.name == "ismcts:simulations=none,effort=1.0,horizon=20"  # as logs name it

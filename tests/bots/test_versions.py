@@ -126,7 +126,7 @@ def test_a_games_own_budget_is_the_general_search_with_that_budget_set() -> None
             }
             assert set(changed) <= {"simulations", "effort", "horizon", "rollout", "bias"}, changed
             spelled = {k: "none" if v is None else str(v) for k, v in changed.items()}
-            generic = REGISTRY.bot(name, "wacky-races").with_parameters(**spelled)
+            generic = REGISTRY.bot(name, "detroit-cleveland").with_parameters(**spelled)
             assert generic.parameters == budget
 
 
@@ -228,25 +228,35 @@ def test_a_log_of_the_searchs_version_1_is_refused_by_name_not_by_a_divergence(
 
 
 OWN_FINGERPRINTS = {
-    "ismcts": "077c2dcf784b0317269ffdddadf8f12ac724f23ce93af5fe837f1fe9f8d989a9",
-    "ismcts-strong": "3979ce374b3ae601a9ae431d4866bbb7c9a73acd1fcdf29daae7a59deca24d6d",
+    ("lacorsa", "ismcts"): "077c2dcf784b0317269ffdddadf8f12ac724f23ce93af5fe837f1fe9f8d989a9",
+    ("lacorsa", "ismcts-strong"): (
+        "3979ce374b3ae601a9ae431d4866bbb7c9a73acd1fcdf29daae7a59deca24d6d"
+    ),
+    ("wacky-races", "ismcts"): "24e9ddab1aa505c341d2e87bae53381d3a12ac0f27a66ae15c2afd297360790b",
+    ("wacky-races", "ismcts-strong"): (
+        "22a6ba804e1f5f965d67c5de5b7b9ce6ca0e02500a86485cf3aabcd650437bac"
+    ),
 }
-"""sha256 of the events of LACORSA's own ``ismcts`` and ``ismcts-strong`` in seat 0 against
-the heuristic, two players, seed 3, at version 7 with the learned policy's version 1."""
+"""sha256 of the events of a game's own ``ismcts`` and ``ismcts-strong`` in seat 0 against
+the heuristic, two players, seed 3, at the versions of ``OWN_VERSIONS``."""
+
+OWN_VERSIONS = {"lacorsa": ("7", "1"), "wacky-races": ("8", "1")}
+"""Per game, the version of its own searches and of the learned policy they play with."""
 
 
-@pytest.mark.parametrize("name", sorted(OWN_FINGERPRINTS))
-def test_lacorsas_own_searches_play_what_their_version_names(name: str) -> None:
-    """LACORSA's searches are guided by its learned policy: new weights (a new policy
-    version) or a change to the search change their play, and their version with it."""
-    from racedeck.games.lacorsa.policy import WEIGHTS
-
-    assert (GAME_BUDGET_VERSIONS["lacorsa"], WEIGHTS.version) == ("7", "1"), (
-        "LACORSA's own searches play with the learned policy: record their play anew "
-        "under a new GAME_BUDGET_VERSIONS['lacorsa'] for each new policy version"
+@pytest.mark.parametrize(("game_name", "name"), sorted(OWN_FINGERPRINTS))
+def test_a_games_own_searches_play_what_their_version_names(game_name: str, name: str) -> None:
+    """LACORSA's and Wacky Races' searches are guided by their learned policies: new weights
+    (a new policy version) or a change to the search change their play, and their version
+    with it."""
+    policy = REGISTRY.bot("distilled", game_name)
+    assert (GAME_BUDGET_VERSIONS[game_name], policy.version) == OWN_VERSIONS[game_name], (
+        f"{game_name}'s own searches play with the learned policy: record their play anew "
+        f"under a new GAME_BUDGET_VERSIONS['{game_name}'] for each new policy version"
     )
-    played = _events_hash("lacorsa", 2, REGISTRY.bot(name, "lacorsa"))
-    assert played == OWN_FINGERPRINTS[name], (
-        f"LACORSA's own {name} plays differently from version 7: bump "
-        f"GAME_BUDGET_VERSIONS['lacorsa'] and record {played}"
+    played = _events_hash(game_name, 2, REGISTRY.bot(name, game_name))
+    version = OWN_VERSIONS[game_name][0]
+    assert played == OWN_FINGERPRINTS[game_name, name], (
+        f"{game_name}'s own {name} plays differently from version {version}: bump "
+        f"GAME_BUDGET_VERSIONS['{game_name}'] and record {played}"
     )

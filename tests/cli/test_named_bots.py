@@ -104,12 +104,22 @@ def test_bots_json_lists_each_bots_parameters_and_defaults(
     parameters = {p["name"]: p for p in bots["ismcts-strong"]["parameters"]}
     assert parameters["simulations"]["default"] == 1000
     assert parameters["simulations"]["type"] == "int" and parameters["simulations"]["optional"]
-    assert parameters["rollout"]["choices"] == ["random", "heuristic", "light", "distilled"]
+    assert parameters["rollout"]["choices"] == [
+        "random",
+        "heuristic",
+        "light",
+        "distilled",
+        "guided",
+    ]
     assert parameters["exploration"]["description"].startswith("UCB1")
     assert bots["random"]["parameters"] == []
-    code, out, _err = run(["bots", "--game", "wacky-races"], capsys)
+    code, out, _err = run(["bots", "--game", "detroit-cleveland"], capsys)
     assert code == 0
     assert "parameters: ismcts-strong:simulations=1000,steps=none," in out
+    code, out, _err = run(["bots", "--game", "wacky-races"], capsys)
+    assert code == 0
+    assert "parameters: ismcts-strong:simulations=100,steps=none," in out
+    assert "rollout=guided" in out
     code, out, _err = run(["bots", "--game", "lacorsa"], capsys)
     assert code == 0
     assert "parameters: ismcts-strong:simulations=35,steps=none," in out
@@ -117,7 +127,7 @@ def test_bots_json_lists_each_bots_parameters_and_defaults(
     code, out, _err = run(["bots"], capsys)
     assert code == 0
     general = next(line for line in out.splitlines() if line.startswith("ismcts-strong "))
-    assert "every game but famous-500, lacorsa" in general
+    assert "every game but famous-500, lacorsa, wacky-races" in general
 
 
 def test_a_program_is_seated_by_command_or_by_path_without_a_plugin_file(

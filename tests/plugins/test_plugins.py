@@ -121,13 +121,14 @@ def test_a_bot_for_every_game_but_some_leaves_those_to_a_registration_of_their_o
 
 
 def test_famous_500_plays_its_own_search_budgets_and_other_games_the_general_ones() -> None:
-    """(LACORSA plays budgets of its own too: ``tests/games/lacorsa/test_policy.py``.)"""
+    """(LACORSA and Wacky Races play budgets of their own too: their ``test_policy.py``.)"""
     registry = load_registry(entry_points=False)
     for name in ("ismcts", "ismcts-strong"):
         own = registry.bot(name, "famous-500")
         assert own.games == ("famous-500",) and own.parameters.horizon == 20
-        general = registry.bot(name, "wacky-races")
-        assert general.games is None and general.excluded == ("famous-500", "lacorsa")
+        general = registry.bot(name, "detroit-cleveland")
+        assert general.games is None
+        assert general.excluded == ("famous-500", "lacorsa", "wacky-races")
         assert general.parameters.horizon is None and general.version != own.version
         # The general budget is a parameter away there, as docs/bots.md spells it.
         spelled = registry.bot(general_budget(name, "famous-500"), "famous-500")

@@ -118,15 +118,18 @@ class Ismcts(Weighing, Bot):
         self._horizon = self.budget.horizon if self._evaluate is not None else None
         rollout = self.budget.rollout
         if rollout != "random":
-            # A learned policy both plays the playouts and names the favoured choice.
+            # A learned policy names the favoured choice, and plays the playouts too unless
+            # they are the heuristic's (``guided``).
             rules = self._game
             learned = None
-            if rollout == "distilled":
+            if rollout in ("distilled", "guided"):
                 learned = started(rules, "distilled", players, options)
-            self._advisers = learned or started(rules, "heuristic", players, options)
+            heuristic = started(rules, "heuristic", players, options)
+            self._advisers = learned or heuristic
             self._learned = learned is not None
             light = started(rules, "light", players, options) if rollout == "light" else None
-            self._policy = light or self._advisers
+            playing = heuristic if rollout == "guided" else self._advisers
+            self._policy = light or playing
         self._setup = Setup(
             self.budget,
             seat,

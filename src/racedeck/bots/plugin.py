@@ -93,6 +93,32 @@ GAME_BUDGETS: Mapping[str, Mapping[str, tuple[Budget, str]]] = MappingProxyType(
                 ),
             }
         ),
+        # Wacky Races' learned policy plays about as well as 200 simulations of the
+        # heuristic-guided search, and a few dozen simulations guided by it add nothing to
+        # it: its ``ismcts`` is a few such simulations. Its ``ismcts-strong`` searches with
+        # the heuristic's cheaper playouts and the policy's favourite (``guided``), half the
+        # old ``ismcts``'s simulations (docs/bots.md, "A learned policy").
+        "wacky-races": MappingProxyType(
+            {
+                "ismcts": (
+                    Budget(simulations=5, rollout="distilled", bias=LEARNED_BIAS),
+                    "5 simulations a decision, guided by the learned policy",
+                ),
+                "ismcts-fast": (
+                    Budget(simulations=2, rollout="distilled", bias=LEARNED_BIAS),
+                    "2 simulations a decision, guided by the learned policy",
+                ),
+                "ismcts-strong": (
+                    Budget(
+                        simulations=100,
+                        rollout="guided",
+                        bias=LEARNED_BIAS,
+                        bias_scale=STRONG_BIAS_SCALE,
+                    ),
+                    "100 simulations a decision, heuristic playouts, the learned policy's bias",
+                ),
+            }
+        ),
     }
 )
 """Budgets a game registers under a variant's name in place of ``ISMCTS_BUDGETS``'s.
@@ -102,10 +128,13 @@ budget is still reachable there by its parameters
 (``ismcts:simulations=200,effort=none,horizon=none,rollout=heuristic,bias=none``).
 """
 
-GAME_BUDGET_VERSIONS: Mapping[str, str] = MappingProxyType({"famous-500": "6", "lacorsa": "7"})
+GAME_BUDGET_VERSIONS: Mapping[str, str] = MappingProxyType(
+    {"famous-500": "6", "lacorsa": "7", "wacky-races": "8"}
+)
 """The version of each game's own budgets (``GAME_BUDGETS``): their play is not the general
 one's. LACORSA's searches play with its learned policy: version 7 with the policy's
-version 1 (a new policy is a new version of them too)."""
+version 1 (a new policy is a new version of them too); Wacky Races' version 8 with its
+policy's version 1."""
 
 VARIANT_VERSIONS: Mapping[str, str] = MappingProxyType({"ismcts-strong": "4"})
 """Variants whose own play changed after the search's: ``ismcts-strong`` 4 takes 2.5

@@ -14,13 +14,15 @@ from typing import ClassVar, Literal
 
 from racedeck.bots.selection import SEALED_RULES, SealedRule
 
-Rollout = Literal["random", "heuristic", "light", "distilled"]
+Rollout = Literal["random", "heuristic", "light", "distilled", "guided"]
 """How playouts choose: uniformly, or mostly as the game's heuristic bot would, or as its
 light bot would (a cheaper stand-in the game may register as ``light``; its heuristic where
 it registers none), or as its learned policy would (``distilled``, which then also names
-the choice the progressive bias favours; the heuristic where the game registers none)."""
+the choice the progressive bias favours; the heuristic where the game registers none).
+``guided`` plays the heuristic's playouts, cheaper, and lets the learned policy name the
+favoured choice (the heuristic where the game registers none)."""
 
-ROLLOUTS = ("random", "heuristic", "light", "distilled")
+ROLLOUTS = ("random", "heuristic", "light", "distilled", "guided")
 """Every playout policy."""
 
 GAME_BIAS: Mapping[str, Mapping[int, float]] = MappingProxyType(
@@ -91,7 +93,8 @@ class Budget:
         "exploration": "UCB1's exploration constant c",
         "rollout": "playout policy: random, the game's heuristic, its light bot, or its "
         "distilled policy, which then also gets the progressive bias (the heuristic where the "
-        "game has no light bot or distilled policy)",
+        "game has no light bot or distilled policy); guided: the heuristic's playouts, the "
+        "distilled policy's bias",
         "epsilon": "in heuristic playouts, the chance of a uniformly random action instead",
         "rank_weight": "share of a playout's reward that is the finishing place (the rest: score)",
         "sealed": "selection at sealed simultaneous nodes: regret matching, Exp3 or decoupled UCB1",
@@ -126,7 +129,7 @@ class Budget:
         if self.rollout not in ROLLOUTS:
             raise ValueError(
                 f"unknown rollout policy {self.rollout!r}; "
-                "use random, heuristic, light or distilled"
+                "use random, heuristic, light, distilled or guided"
             )
         if self.sealed not in SEALED_RULES:
             raise ValueError(

@@ -1,4 +1,4 @@
-"""Registers Wacky Races, its heuristic bot and its picture."""
+"""Registers Wacky Races, its heuristic bot, its learned policy and its picture."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from racedeck.core.bot import BotSpec
 from racedeck.core.game import AnyGame
 from racedeck.games.wacky_races.bots import WackyHeuristic
+from racedeck.games.wacky_races.policy import WEIGHTS, WackyPolicy
 from racedeck.games.wacky_races.rules import WackyRaces
 from racedeck.hookspecs import PictureFactory, hookimpl
 
@@ -23,13 +24,22 @@ def racedeck_register_games(register: Callable[[AnyGame], None]) -> None:
 
 @hookimpl
 def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
-    """Register Wacky Races' heuristic bot."""
+    """Register Wacky Races' heuristic bot and its learned policy."""
     register(
         BotSpec(
             name="heuristic",
             factory=WackyHeuristic,
             description="plans its three steps from hand and terrain ahead, avoids traps",
             games=("wacky-races",),
+        )
+    )
+    register(
+        BotSpec(
+            name="distilled",
+            factory=WackyPolicy,
+            description="a linear policy trained on ISMCTS's choices: no search, no draws",
+            games=("wacky-races",),
+            version=WEIGHTS.version,
         )
     )
 
