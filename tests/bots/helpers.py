@@ -63,3 +63,55 @@ def play(seats: list[BotSpec], seed: int = 1, **kwargs: Any) -> tuple[MatchOutco
     buffer = io.BytesIO()
     outcome = run_match(LACORSA, ONE_RACE, seats, seed, writer=LogWriter(buffer), **kwargs)
     return outcome, buffer.getvalue()
+
+
+def policy_decisions_checked(policy: type[Any], game: Any, options: Any) -> int:
+    """Play matches at 2, 4 and 6 players of ``policy`` (a ``LinearPolicy``) in every seat,
+    checking at each decision that its scores are the weights of its features' names;
+    return the decisions checked."""
+    from racedeck.bots.linear import weigh
+
+    checked = 0
+
+    class Checking(policy):  # type: ignore[misc, valid-type]
+        def act(self, observation: Observation, legal: list[Action], rng: Rng) -> Action:
+            nonlocal checked
+            fast = self.scores(observation, legal)
+            slow = weigh(self.weights, self.features(observation, legal))
+            assert len(fast) == len(slow)
+            assert all(abs(a - b) <= 1e-9 for a, b in zip(fast, slow, strict=True))
+            checked += 1
+            return super().act(observation, legal, rng)  # type: ignore[no-any-return]
+
+    for players in (2, 4, 6):
+        seats = [BotSpec(name="checking", factory=Checking, description="")] * players
+        run_match(game, options, seats, players)
+    return checked
+
+
+def policy_plays_alike_when_watched(game: Any, options: Any, players: int) -> None:
+    """Play ``game``'s ``distilled`` policy in seat 0 against its heuristic twice, the first
+    time watched: each answer legal, the same on a second asking with another generator,
+    and every legal action described by some feature. Both matches end alike, unfaulted."""
+    import random
+
+    learned = REGISTRY.bot("distilled", game.name)
+    heuristic = REGISTRY.bot("heuristic", game.name)
+
+    class Watching(Bot):
+        def __init__(self) -> None:
+            self.policy: Any = learned.factory()
+
+        def act(self, observation: Observation, legal: list[Action], rng: Rng) -> Action:
+            chosen: Action = self.policy.act(observation, legal, rng)
+            assert chosen in legal
+            assert self.policy.act(observation, legal, random.Random(99)) is chosen
+            described = self.policy.features(observation, legal)
+            assert len(described) == len(legal) and all(described)
+            return chosen
+
+    watched = BotSpec(name="watched", factory=Watching, description="")
+    first = run_match(game, options, [watched, *[heuristic] * (players - 1)], 7)
+    again = run_match(game, options, [learned, *[heuristic] * (players - 1)], 7)
+    assert first.result == again.result
+    assert first.faults == again.faults == []

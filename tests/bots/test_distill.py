@@ -103,6 +103,14 @@ def test_kept_decisions_fit_to_the_same_file_as_teaching_them(tmp_path: Path) ->
     assert len(taught) == len(lines)
 
 
+def _kept(folder: Path) -> Path:
+    """Teach one tiny two-player match of LACORSA, keeping its decisions; return the file."""
+    kept = folder / "taught.jsonl"
+    teaching = ["lacorsa", "-o", "races=1", "--players", "2", "--matches", "1"]
+    assert main([*teaching, "--teacher", TINY, "--workers", "1", "--keep", str(kept)]) == 0
+    return kept
+
+
 @pytest.mark.parametrize(
     ("damage", "said"),
     [
@@ -115,24 +123,7 @@ def test_kept_decisions_fit_to_the_same_file_as_teaching_them(tmp_path: Path) ->
 def test_a_kept_file_cut_short_or_forged_is_one_line_naming_where(
     damage: object, said: str, tmp_path: Path
 ) -> None:
-    kept = tmp_path / "taught.jsonl"
-    main(
-        [
-            "lacorsa",
-            "-o",
-            "races=1",
-            "--players",
-            "2",
-            "--matches",
-            "1",
-            "--teacher",
-            TINY,
-            "--workers",
-            "1",
-            "--keep",
-            str(kept),
-        ]
-    )
+    kept = _kept(tmp_path)
     assert callable(damage)
     kept.write_bytes(b"\n".join(damage(kept.read_bytes().splitlines())) + b"\n")
     with pytest.raises(SystemExit, match=said):
@@ -140,23 +131,6 @@ def test_a_kept_file_cut_short_or_forged_is_one_line_naming_where(
 
 
 def test_kept_decisions_of_another_game_are_refused(tmp_path: Path) -> None:
-    kept = tmp_path / "taught.jsonl"
-    main(
-        [
-            "lacorsa",
-            "-o",
-            "races=1",
-            "--players",
-            "2",
-            "--matches",
-            "1",
-            "--teacher",
-            TINY,
-            "--workers",
-            "1",
-            "--keep",
-            str(kept),
-        ]
-    )
+    kept = _kept(tmp_path)
     with pytest.raises(SystemExit, match="holds lacorsa's decisions"):
         main(["famous-500", "--taught", str(kept), "--version", "t"])

@@ -45,6 +45,28 @@ ISMCTS_BUDGETS: dict[str, tuple[Budget, str]] = {
 }
 """The registered ISMCTS variants: name, budget, what the budget is."""
 
+
+def _guided_by_policy(strong: Budget, what: str) -> Mapping[str, tuple[Budget, str]]:
+    """Return the budgets of a game whose learned policy holds the old search's strength.
+
+    A few simulations guided by the policy (``ismcts``), fewer still (``ismcts-fast``), and
+    ``strong`` for ``ismcts-strong``, which ``what`` describes.
+    """
+    return MappingProxyType(
+        {
+            "ismcts": (
+                Budget(simulations=5, rollout="distilled", bias=LEARNED_BIAS),
+                "5 simulations a decision, guided by the learned policy",
+            ),
+            "ismcts-fast": (
+                Budget(simulations=2, rollout="distilled", bias=LEARNED_BIAS),
+                "2 simulations a decision, guided by the learned policy",
+            ),
+            "ismcts-strong": (strong, what),
+        }
+    )
+
+
 GAME_BUDGETS: Mapping[str, Mapping[str, tuple[Budget, str]]] = MappingProxyType(
     {
         # Famous 500's playouts are long and its evaluation orders seven pairs of seats in
@@ -72,52 +94,28 @@ GAME_BUDGETS: Mapping[str, Mapping[str, tuple[Budget, str]]] = MappingProxyType(
         # heuristic-guided search by itself, so a few simulations guided by it hold that
         # strength, for a tenth of the time (docs/bots.md, "A learned policy", with the
         # gates that chose these).
-        "lacorsa": MappingProxyType(
-            {
-                "ismcts": (
-                    Budget(simulations=5, rollout="distilled", bias=LEARNED_BIAS),
-                    "5 simulations a decision, guided by the learned policy",
-                ),
-                "ismcts-fast": (
-                    Budget(simulations=2, rollout="distilled", bias=LEARNED_BIAS),
-                    "2 simulations a decision, guided by the learned policy",
-                ),
-                "ismcts-strong": (
-                    Budget(
-                        simulations=35,
-                        rollout="distilled",
-                        bias=LEARNED_BIAS,
-                        bias_scale=STRONG_BIAS_SCALE,
-                    ),
-                    "35 simulations a decision, guided by the learned policy",
-                ),
-            }
+        "lacorsa": _guided_by_policy(
+            Budget(
+                simulations=35,
+                rollout="distilled",
+                bias=LEARNED_BIAS,
+                bias_scale=STRONG_BIAS_SCALE,
+            ),
+            "35 simulations a decision, guided by the learned policy",
         ),
         # Wacky Races' learned policy plays about as well as 200 simulations of the
         # heuristic-guided search, and a few dozen simulations guided by it add nothing to
         # it: its ``ismcts`` is a few such simulations. Its ``ismcts-strong`` searches with
         # the heuristic's cheaper playouts and the policy's favourite (``guided``), half the
         # old ``ismcts``'s simulations (docs/bots.md, "A learned policy").
-        "wacky-races": MappingProxyType(
-            {
-                "ismcts": (
-                    Budget(simulations=5, rollout="distilled", bias=LEARNED_BIAS),
-                    "5 simulations a decision, guided by the learned policy",
-                ),
-                "ismcts-fast": (
-                    Budget(simulations=2, rollout="distilled", bias=LEARNED_BIAS),
-                    "2 simulations a decision, guided by the learned policy",
-                ),
-                "ismcts-strong": (
-                    Budget(
-                        simulations=100,
-                        rollout="guided",
-                        bias=LEARNED_BIAS,
-                        bias_scale=STRONG_BIAS_SCALE,
-                    ),
-                    "100 simulations a decision, heuristic playouts, the learned policy's bias",
-                ),
-            }
+        "wacky-races": _guided_by_policy(
+            Budget(
+                simulations=100,
+                rollout="guided",
+                bias=LEARNED_BIAS,
+                bias_scale=STRONG_BIAS_SCALE,
+            ),
+            "100 simulations a decision, heuristic playouts, the learned policy's bias",
         ),
     }
 )

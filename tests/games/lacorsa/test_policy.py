@@ -2,65 +2,34 @@
 
 from __future__ import annotations
 
-import hashlib
 import random
 from functools import partial
-from importlib import resources
 
 import pytest
 
 from racedeck.bots.ismcts import Budget, Ismcts
-from racedeck.core.bot import Bot, BotSpec
+from racedeck.core.bot import BotSpec
 from racedeck.core.model import Action, Observation, Options
 from racedeck.core.rng import Rng
 from racedeck.core.runner import run_match
 from racedeck.games.lacorsa.actions import PLAY_ONE
 from racedeck.games.lacorsa.bots import LacorsaHeuristic
-from racedeck.games.lacorsa.policy import WEIGHTS, LacorsaPolicy, features
+from racedeck.games.lacorsa.policy import LacorsaPolicy, features
 from racedeck.games.lacorsa.state import LacorsaObservation
-from tests.bots.helpers import HEURISTIC, LACORSA, ONE_RACE, REGISTRY, play
-
-POLICY_DIGESTS = {"1": "40e24d860a0c1f39f5bd8954cef1a02bdae55da02c16cd33cbcfd0bbfca7b613"}
-"""Per version, the SHA-256 of the weights file: new weights need a new version, since a
-log names the bot's version and a re-run must play as the match did."""
-
-
-def test_the_stored_weights_are_the_ones_their_version_names() -> None:
-    raw = resources.files("racedeck.games.lacorsa").joinpath("data", "policy.json").read_bytes()
-    assert POLICY_DIGESTS.get(WEIGHTS.version) == hashlib.sha256(raw).hexdigest(), (
-        "data/policy.json changed: give it a new version (tools.distill --version) and "
-        "record its digest here"
-    )
-    assert REGISTRY.bot("distilled", "lacorsa").version == WEIGHTS.version
-    assert WEIGHTS.weights, "the policy was trained"
-
-
-class _Watching(Bot):
-    """The learned policy, checking each answer is legal and the same on a second asking."""
-
-    def __init__(self) -> None:
-        self.policy = LacorsaPolicy()
-        self.decisions = 0
-
-    def act(self, observation: Observation, legal: list[Action], rng: Rng) -> Action:
-        chosen = self.policy.act(observation, legal, rng)
-        assert chosen in legal
-        assert self.policy.act(observation, legal, random.Random(99)) is chosen
-        described = features(observation, legal)
-        assert len(described) == len(legal) and all(described)
-        self.decisions += 1
-        return chosen
+from tests.bots.helpers import (
+    HEURISTIC,
+    LACORSA,
+    ONE_RACE,
+    REGISTRY,
+    play,
+    policy_decisions_checked,
+    policy_plays_alike_when_watched,
+)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_the_policy_plays_whole_matches_at_every_table_the_same_way_twice(players: int) -> None:
-    watched = BotSpec(name="watched", factory=_Watching, description="")
-    learned = REGISTRY.bot("distilled", "lacorsa")
-    seats = [watched, *[HEURISTIC] * (players - 1)]
-    first = run_match(LACORSA, ONE_RACE, seats, 7)
-    again = run_match(LACORSA, ONE_RACE, [learned, *[HEURISTIC] * (players - 1)], 7)
-    assert first.result == again.result
-    assert first.faults == again.faults == []
+    policy_plays_alike_when_watched(LACORSA, ONE_RACE, players)
 
 
 def test_the_policy_is_stronger_than_the_heuristic_it_never_imitated() -> None:
@@ -128,23 +97,7 @@ def test_the_heuristic_is_still_the_adviser_of_heuristic_playouts() -> None:
 def test_the_bots_scores_are_the_weights_of_the_features_names() -> None:
     """The bot adds its weights up a group at a time; the sums are those of the names the
     trainer fits, at every decision of matches at every table."""
-    from racedeck.bots.linear import weigh
-
-    checked = 0
-
-    class Checking(LacorsaPolicy):
-        def act(self, observation: Observation, legal: list[Action], rng: Rng) -> Action:
-            nonlocal checked
-            fast = self.scores(observation, legal)
-            slow = weigh(self.weights, features(observation, legal))
-            assert fast == pytest.approx(slow, abs=1e-9)
-            checked += 1
-            return super().act(observation, legal, rng)
-
-    for players in (2, 4, 6):
-        seats = [BotSpec(name="checking", factory=Checking, description="")] * players
-        run_match(LACORSA, ONE_RACE, seats, players)
-    assert checked > 100
+    assert policy_decisions_checked(LacorsaPolicy, LACORSA, ONE_RACE) > 100
 
 
 def test_where_visits_tie_the_search_plays_the_policys_choice() -> None:

@@ -2,66 +2,24 @@
 
 from __future__ import annotations
 
-import hashlib
-import random
-from importlib import resources
-
 import pytest
 
 from racedeck.bots.ismcts import Budget, Ismcts
-from racedeck.core.bot import Bot, BotSpec
-from racedeck.core.model import Action, Observation
-from racedeck.core.rng import Rng
 from racedeck.core.runner import run_match
 from racedeck.games.wacky_races.actions import EndTurn, PlayStep
 from racedeck.games.wacky_races.bots import WackyHeuristic
-from racedeck.games.wacky_races.policy import WEIGHTS, WackyPolicy, features
+from racedeck.games.wacky_races.policy import WackyPolicy, features
 from racedeck.games.wacky_races.state import WackyObservation
-from tests.bots.helpers import REGISTRY
+from tests.bots.helpers import REGISTRY, policy_decisions_checked, policy_plays_alike_when_watched
 from tests.games.wacky_races.helpers import G, P, make
-
-POLICY_DIGESTS = {"1": "693140612f135e14a1f621d539dd72f3129ff765b90032f8210955032b7d75a2"}
-"""Per version, the SHA-256 of the weights file: new weights need a new version, since a
-log names the bot's version and a re-run must play as the match did."""
 
 OPTIONS = G.parse_options({})
 HEURISTIC = REGISTRY.bot("heuristic", "wacky-races")
 
 
-def test_the_stored_weights_are_the_ones_their_version_names() -> None:
-    raw = resources.files("racedeck.games.wacky_races").joinpath("data", "policy.json")
-    digest = hashlib.sha256(raw.read_bytes()).hexdigest()
-    assert POLICY_DIGESTS.get(WEIGHTS.version) == digest, (
-        "data/policy.json changed: give it a new version (tools.distill --version) and "
-        "record its digest here"
-    )
-    assert REGISTRY.bot("distilled", "wacky-races").version == WEIGHTS.version
-    assert WEIGHTS.weights, "the policy was trained"
-
-
-class _Watching(Bot):
-    """The learned policy, checking each answer is legal and the same on a second asking."""
-
-    def __init__(self) -> None:
-        self.policy = WackyPolicy()
-
-    def act(self, observation: Observation, legal: list[Action], rng: Rng) -> Action:
-        chosen = self.policy.act(observation, legal, rng)
-        assert chosen in legal
-        assert self.policy.act(observation, legal, random.Random(99)) is chosen
-        described = features(observation, legal)
-        assert len(described) == len(legal) and all(described)
-        return chosen
-
-
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_the_policy_plays_whole_matches_at_every_table_the_same_way_twice(players: int) -> None:
-    watched = BotSpec(name="watched", factory=_Watching, description="")
-    learned = REGISTRY.bot("distilled", "wacky-races")
-    first = run_match(G, OPTIONS, [watched, *[HEURISTIC] * (players - 1)], 7)
-    again = run_match(G, OPTIONS, [learned, *[HEURISTIC] * (players - 1)], 7)
-    assert first.result == again.result
-    assert first.faults == again.faults == []
+    policy_plays_alike_when_watched(G, OPTIONS, players)
 
 
 def test_the_policy_is_stronger_than_the_heuristic_it_never_imitated() -> None:
@@ -135,20 +93,4 @@ def test_the_choice_of_racer_is_weighed_by_racer() -> None:
 def test_the_bots_scores_are_the_weights_of_the_features_names() -> None:
     """The bot looks its weights up by role and key; the sums are those of the names the
     trainer fits, at every decision of matches at every table."""
-    from racedeck.bots.linear import weigh
-
-    checked = 0
-
-    class Checking(WackyPolicy):
-        def act(self, observation: Observation, legal: list[Action], rng: Rng) -> Action:
-            nonlocal checked
-            fast = self.scores(observation, legal)
-            slow = weigh(self.weights, features(observation, legal))
-            assert fast == pytest.approx(slow, abs=1e-9)
-            checked += 1
-            return super().act(observation, legal, rng)
-
-    for players in (2, 4, 6):
-        seats = [BotSpec(name="checking", factory=Checking, description="")] * players
-        run_match(G, OPTIONS, seats, players)
-    assert checked > 100
+    assert policy_decisions_checked(WackyPolicy, G, OPTIONS) > 100
