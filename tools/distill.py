@@ -141,11 +141,27 @@ def policy_features(game: str) -> Features:
 
 
 def describe(game: str, taught: Sequence[Taught[Any, Any]]) -> list[Decision]:
-    """Return the decisions as ``game``'s policy describes them (its features' names)."""
+    """Return the decisions as ``game``'s policy describes them (its features' names).
+
+    A kept decision that decodes but is no situation of the game (a seat or a position out
+    of range, an index of no legal action) is ``SystemExit`` naming it: a kept file may
+    come from anywhere.
+    """
     features = policy_features(game)
-    return [
-        Decision(t.match, features(t.observation, t.legal), t.visits, t.heuristic) for t in taught
-    ]
+    described = []
+    for number, t in enumerate(taught, start=1):
+        visits = t.visits
+        fits = len(visits) == len(t.legal) > 0 and min(visits) >= 0 < sum(visits)
+        if not fits or not -1 <= t.heuristic < len(t.legal):
+            raise SystemExit(f"distill: decision {number}: its visits or choice fit no action")
+        try:
+            names = features(t.observation, t.legal)
+        except (AssertionError, IndexError, KeyError, TypeError, ValueError) as exc:
+            raise SystemExit(
+                f"distill: decision {number}: not a {game} situation ({exc!r})"
+            ) from None
+        described.append(Decision(t.match, names, visits, t.heuristic))
+    return described
 
 
 def play(task: tuple[str, dict[str, Any], str, int, int, int]) -> list[Taught[Any, Any]]:

@@ -134,3 +134,29 @@ def test_kept_decisions_of_another_game_are_refused(tmp_path: Path) -> None:
     kept = _kept(tmp_path)
     with pytest.raises(SystemExit, match="holds lacorsa's decisions"):
         main(["famous-500", "--taught", str(kept), "--version", "t"])
+
+
+@pytest.mark.parametrize(
+    ("forge", "said"),
+    [
+        (lambda d: {**d, "visits": [0] * len(d["visits"])}, "decision 1: its visits or choice"),
+        (lambda d: {**d, "visits": d["visits"][:-1]}, "decision 1: its visits or choice"),
+        (lambda d: {**d, "heuristic": 99}, "decision 1: its visits or choice"),
+        (
+            lambda d: {**d, "observation": {**d["observation"], "deciding_car": 99}},
+            "decision 1: not a lacorsa situation",
+        ),
+    ],
+)
+def test_a_kept_decision_that_decodes_but_fits_no_situation_is_one_line(
+    forge: object, said: str, tmp_path: Path
+) -> None:
+    import json
+
+    kept = _kept(tmp_path)
+    first, decision, *rest = kept.read_bytes().splitlines()
+    assert callable(forge)
+    forged = json.dumps(forge(json.loads(decision))).encode()
+    kept.write_bytes(b"\n".join([first, forged, *rest]) + b"\n")
+    with pytest.raises(SystemExit, match=said):
+        main(["lacorsa", "--taught", str(kept), "--version", "t"])

@@ -124,7 +124,10 @@ class Ismcts(Weighing, Bot):
             learned = None
             if rollout in ("distilled", "guided"):
                 learned = started(rules, "distilled", players, options)
-            heuristic = started(rules, "heuristic", players, options)
+            # The heuristic only where it advises or plays: a distilled search never asks it.
+            heuristic = None
+            if learned is None or rollout == "guided":
+                heuristic = started(rules, "heuristic", players, options)
             self._advisers = learned or heuristic
             self._learned = learned is not None
             light = started(rules, "light", players, options) if rollout == "light" else None
