@@ -238,17 +238,28 @@ class DetroitClevelandHeuristic(Bot):
         return score(positions, taken) if best_score is None else best_score
 
     def _play(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
+        return legal[_first_best(self.card_gains(observation, legal))[0]]
+
+    def card_gains(
+        self, observation: DetroitClevelandObservation, legal: Sequence[Action]
+    ) -> list[float]:
+        """Return what each legal card gains, the bot's cars' score played out greedily.
+
+        A movement card is played out car by car, each car going where the score is best
+        (``_greedy``), and gains the final score less the score now; declining gains 0 and
+        a switch card -0.5 (kept for when every movement card hurts). The bot plays the
+        first card of the highest gain.
+        """
         assert self.track is not None
         bits = _tables(self.track).bits
         score, spread = self._scoring_at(observation)
         positions = observation.positions
         taken = occupancy(bits, positions)
         now = score(positions, taken)
-        best: Action = legal[0]
-        best_gain = float("-inf")
         chosen: dict[tuple[Positions, tuple[Option, ...]], Chosen] = {}
         picks = self.picks = {}
         self.picks_context = (observation.owner, observation.finished)
+        gains = []
         for action in legal:
             if isinstance(action, Decline):
                 gain = 0.0
@@ -260,43 +271,64 @@ class DetroitClevelandHeuristic(Bot):
                 gain = final - now
             else:
                 gain = -0.5  # a switch card: kept for when every movement card hurts
-            if gain > best_gain:
-                best, best_gain = action, gain
-        return best
+            gains.append(gain)
+        return gains
 
     def _move(self, observation: DetroitClevelandObservation, legal: Sequence[Action]) -> Action:
+        first = legal[0]
+        assert isinstance(first, Move)
+        dests = self._spaces(observation, legal)
+        if dests is not None and self.picks_context == (observation.owner, observation.finished):
+            # One car to place, on spaces only. The card's choice asked this very question
+            # when it played the card out, unless a car has crossed the line since.
+            known = self.picks.get((observation.positions, first.car, dests))
+            if known is not None:
+                return legal[known[0]]
+        return legal[_first_best(self.move_scores(observation, legal, dests))[0]]
+
+    def _spaces(
+        self, observation: DetroitClevelandObservation, legal: Sequence[Action]
+    ) -> tuple[int, ...] | None:
+        """Return the spaces the moves go to when they are one car's, on spaces only."""
+        assert self.track is not None
+        index = self.track.index
+        first = legal[0]
+        assert isinstance(first, Move)
+        dests: list[int] = []
+        for action in legal:
+            if not isinstance(action, Move) or action.car != first.car or action.to == FINISH_ID:
+                return None
+            dests.append(index[action.to])
+        return tuple(dests)
+
+    def move_scores(
+        self,
+        observation: DetroitClevelandObservation,
+        legal: Sequence[Action],
+        dests: tuple[int, ...] | None = None,
+    ) -> list[float]:
+        """Return the score of the position each legal move leads to; the bot plays the best.
+
+        ``dests``: the moves' spaces when they are one car's on spaces only (``_spaces``),
+        scored together (``spread``); found here when not given.
+        """
         track = self.track
         assert track is not None
         positions = observation.positions
-        index = track.index
-        first = legal[0]
-        assert isinstance(first, Move)
-        car = first.car
-        dests: list[int] = []
-        for action in legal:
-            if not isinstance(action, Move) or action.car != car or action.to == FINISH_ID:
-                break
-            dests.append(index[action.to])
-        else:
-            # One car to place, on spaces only. The card's choice asked this very question
-            # when it played the card out, unless a car has crossed the line since.
-            if self.picks_context == (observation.owner, observation.finished):
-                known = self.picks.get((positions, car, tuple(dests)))
-                if known is not None:
-                    return legal[known[0]]
-            # Its destinations are scored together.
+        if dests is None:
+            dests = self._spaces(observation, legal)
+        if dests is not None:
+            first = legal[0]
+            assert isinstance(first, Move)
             spread = self._scoring_at(observation)[1]
             taken = occupancy(_tables(track).bits, positions)
-            return legal[_first_best(spread(positions, taken, car, dests))[0]]
+            return spread(positions, taken, first.car, dests)
         score = self._scoring(observation)
-        best: Action = legal[0]
-        best_score = float("-inf")
-        for i, action in enumerate(legal):
+        values = []
+        for action in legal:
             assert isinstance(action, Move)
-            value = score(moved(positions, action.car, track.space_index(action.to)))
-            if i == 0 or value > best_score:
-                best, best_score = action, value
-        return best
+            values.append(score(moved(positions, action.car, track.space_index(action.to))))
+        return values
 
 
 def _first_best(values: Sequence[float]) -> Pick:
