@@ -325,6 +325,37 @@ def load_taught(path: Path) -> tuple[Teaching, list[Taught[Any, Any]]]:
     return teaching, taught
 
 
+def load_parts(game: str, paths: Sequence[Path]) -> tuple[Teaching, list[Taught[Any, Any]]]:
+    """Return the decisions of several ``--keep`` files as one teaching, in the files' order.
+
+    Teaching is long (hours in Detroit-Cleveland), so it may be done in parts, each kept in
+    a file of its own from its own first seed. Every file must hold ``game``'s decisions,
+    taught by the same teacher under the same options. A file's matches are numbered on
+    from the last file's, so the matches held out of the fit are one in ``HELD_OUT`` of
+    every file's.
+    """
+    first: Teaching | None = None
+    taught: list[Taught[Any, Any]] = []
+    tables: list[tuple[int, int]] = []
+    for path in paths:
+        teaching, decisions = load_taught(path)
+        if teaching.game != game:
+            raise SystemExit(f"distill: {path} holds {teaching.game}'s decisions")
+        if first is None:
+            first = teaching
+        elif (teaching.teacher, teaching.options) != (first.teacher, first.options):
+            raise SystemExit(
+                f"distill: {path} was taught by {teaching.teacher} with options "
+                f"{teaching.options}, {paths[0]} by {first.teacher} with {first.options}"
+            )
+        offset = sum(matches for _, matches in tables)
+        taught += [msgspec.structs.replace(t, match=t.match + offset) for t in decisions]
+        tables += teaching.tables
+    assert first is not None
+    joined = Teaching(first.game, first.options, first.teacher, tables, first.first_seed, 0)
+    return msgspec.structs.replace(joined, decisions=len(taught)), taught
+
+
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("game")
@@ -340,7 +371,10 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--version")
     parser.add_argument("--keep", metavar="PATH", help="write the teacher's decisions here")
     parser.add_argument(
-        "--taught", metavar="PATH", help="fit the decisions a --keep wrote, without teaching"
+        "--taught",
+        metavar="PATH",
+        action="append",
+        help="fit the decisions a --keep wrote, without teaching (repeat: several files)",
     )
     parser.add_argument("--write", metavar="PATH")
     args = parser.parse_args(argv)
@@ -363,10 +397,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
 def _taught(args: argparse.Namespace) -> tuple[Teaching, list[Taught[Any, Any]]]:
     """Return the decisions to fit: taught now (and kept if asked) or read from ``--taught``."""
     if args.taught is not None:
-        teaching, taught = load_taught(Path(args.taught))
-        if teaching.game != args.game:
-            raise SystemExit(f"distill: {args.taught} holds {teaching.game}'s decisions")
-        return teaching, taught
+        return load_parts(args.game, [Path(path) for path in args.taught])
     raw: dict[str, Any] = {}
     for pair in args.option:
         key, _, value = pair.partition("=")
@@ -420,6 +451,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.taught is not None:
         command += f" (taught by {teaching.teacher}, tables {teaching.tables}, first seed "
         command += f"{teaching.first_seed}, options {teaching.options})"
+        if len(args.taught) > 1:
+            command += f" ({len(args.taught)} files, each from a first seed of its own)"
     stored = Weights(version=args.version, trained=f"{command}: {report}", weights=weights)
     if args.write:
         _write(Path(args.write), msgspec.json.format(msgspec.json.encode(stored), indent=1))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from racedeck.bots.linear import check_weights
-from tools.distill import Decision, agreement, describe, fit, load_taught, main, teach
+from tools.distill import Decision, agreement, describe, fit, load_parts, load_taught, main, teach
 
 TINY = "ismcts:simulations=4,rollout=heuristic,effort=none,horizon=none,bias=none"
 
@@ -160,3 +160,34 @@ def test_a_kept_decision_that_decodes_but_fits_no_situation_is_one_line(
     kept.write_bytes(b"\n".join([first, forged, *rest]) + b"\n")
     with pytest.raises(SystemExit, match=said):
         main(["lacorsa", "--taught", str(kept), "--version", "t"])
+
+
+def test_teaching_kept_in_parts_fits_as_one_teaching(tmp_path: Path) -> None:
+    """Long teaching is done in parts, each file from its own first seed: fitting them
+    together numbers each file's matches on from the last one's, so one match in five of
+    every part is held out."""
+    parts = []
+    for number, seed in enumerate((40, 45)):
+        kept = tmp_path / f"part-{number}.jsonl"
+        teaching = ["lacorsa", "-o", "races=1", "--players", "2", "--matches", "1"]
+        arguments = ["--first-seed", str(seed), "--teacher", TINY, "--workers", "1"]
+        assert main([*teaching, *arguments, "--keep", str(kept)]) == 0
+        parts.append(kept)
+    out = tmp_path / "policy.json"
+    fitting = ["--version", "t", "--iterations", "10", "--write", str(out)]
+    assert main(["lacorsa", "--taught", str(parts[0]), "--taught", str(parts[1]), *fitting]) == 0
+    assert "2 files" in check_weights(out.read_bytes(), out.name).trained
+    teaching, joined = load_parts("lacorsa", parts)
+    alone = [load_taught(part)[1] for part in parts]
+    assert teaching.tables == [(2, 1), (2, 1)] and teaching.decisions == len(joined)
+    assert [t.match for t in joined] == [0] * len(alone[0]) + [1] * len(alone[1])
+    assert [t.observation for t in joined] == [t.observation for t in alone[0] + alone[1]]
+
+
+def test_parts_taught_by_different_teachers_are_not_fitted_together(tmp_path: Path) -> None:
+    kept = _kept(tmp_path)
+    other = tmp_path / "other.jsonl"
+    first, *rest = kept.read_bytes().splitlines()
+    other.write_bytes(b"\n".join([first.replace(b"simulations=", b"simulations=9"), *rest]) + b"\n")
+    with pytest.raises(SystemExit, match=r"other\.jsonl was taught by"):
+        main(["lacorsa", "--taught", str(kept), "--taught", str(other), "--version", "t"])
