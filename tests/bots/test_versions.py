@@ -13,8 +13,11 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import random
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,9 +31,11 @@ from racedeck.bots.plugin import (
     VARIANT_VERSIONS,
 )
 from racedeck.cli.app import main
-from racedeck.core.bot import BotSpec
+from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import EXIT_VERIFY_FAILED
 from racedeck.core.log import LogWriter
+from racedeck.core.model import Action, Observation
+from racedeck.core.rng import Rng
 from racedeck.core.runner import run_match
 from tests.bots.helpers import REGISTRY
 
@@ -260,3 +265,41 @@ def test_a_games_own_searches_play_what_their_version_names(game_name: str, name
         f"{game_name}'s own {name} plays differently from version {version}: bump "
         f"GAME_BUDGET_VERSIONS['{game_name}'] and record {played}"
     )
+
+
+@pytest.mark.parametrize(("game_name", "players"), [(g, p) for g in OWN_VERSIONS for p in (2, 6)])
+def test_a_games_own_fast_search_plays_its_learned_policys_choice(
+    game_name: str, players: int
+) -> None:
+    """``ismcts-fast`` is one simulation guided by the learned policy: its favourite is
+    tried first and the search's choice is the most visited, so at every decision it plays
+    what the ``distilled`` bot plays, for a sampled world and one playout more."""
+    game = REGISTRY.game(game_name)
+    options = game.parse_options({"races": 1} if game_name == "lacorsa" else {})
+    fast = REGISTRY.bot("ismcts-fast", game_name)
+    learned = REGISTRY.bot("distilled", game_name)
+    asked = 0
+
+    class Both(Bot):
+        def __init__(self) -> None:
+            self.fast, self.learned = fast.factory(), learned.factory()
+
+        def bind_game(self, bound: Any) -> None:
+            self.fast.bind_game(bound)
+            self.learned.bind_game(bound)
+
+        def start_match(self, name: str, seat: int, count: int, chosen: Any) -> None:
+            self.fast.start_match(name, seat, count, chosen)
+            self.learned.start_match(name, seat, count, chosen)
+
+        def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+            nonlocal asked
+            searched = self.fast.act(observation, legal, rng)
+            assert searched == self.learned.act(observation, legal, random.Random(0))
+            asked += 1
+            return searched
+
+    both = BotSpec(name="both", factory=Both, description="")
+    heuristic = REGISTRY.bot("heuristic", game_name)
+    run_match(game, options, [both, *[heuristic] * (players - 1)], 5)
+    assert asked > 5

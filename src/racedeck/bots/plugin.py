@@ -49,8 +49,11 @@ ISMCTS_BUDGETS: dict[str, tuple[Budget, str]] = {
 def _guided_by_policy(strong: Budget, what: str) -> Mapping[str, tuple[Budget, str]]:
     """Return the budgets of a game whose learned policy holds the old search's strength.
 
-    A few simulations guided by the policy (``ismcts``), fewer still (``ismcts-fast``), and
-    ``strong`` for ``ismcts-strong``, which ``what`` describes.
+    A few simulations guided by the policy (``ismcts``), one (``ismcts-fast``), and
+    ``strong`` for ``ismcts-strong``, which ``what`` describes. A search tries the policy's
+    favourite first and gives it ties of visits, so with fewer simulations than legal
+    actions it plays the policy's choice: ``ismcts-fast`` is the policy at the price of one
+    sampled world and one heuristic playout a decision (``guided``: the cheaper playout).
     """
     return MappingProxyType(
         {
@@ -59,8 +62,8 @@ def _guided_by_policy(strong: Budget, what: str) -> Mapping[str, tuple[Budget, s
                 "5 simulations a decision, guided by the learned policy",
             ),
             "ismcts-fast": (
-                Budget(simulations=2, rollout="distilled", bias=LEARNED_BIAS),
-                "2 simulations a decision, guided by the learned policy",
+                Budget(simulations=1, rollout="guided", bias=LEARNED_BIAS),
+                "1 simulation a decision: the learned policy's choice",
             ),
             "ismcts-strong": (strong, what),
         }
