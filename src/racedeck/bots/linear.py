@@ -22,7 +22,7 @@ from typing import ClassVar
 
 import msgspec
 
-from racedeck.core.bot import Bot
+from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import DataError
 from racedeck.core.model import Action, Observation
 from racedeck.core.rng import Rng
@@ -104,3 +104,14 @@ class LinearPolicy(Bot):
             if score > top:
                 best, top = index, score
         return legal[best]
+
+
+def policy_spec(policy: type[LinearPolicy], game: str, version: str) -> BotSpec:
+    """Return the ``distilled`` bot of ``game``: ``policy`` at its weights file's ``version``."""
+    return BotSpec(
+        name="distilled",
+        factory=policy,
+        description="a linear policy trained on ISMCTS's choices: no search, no draws",
+        version=version,
+        games=(game,),
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from racedeck.bots.linear import policy_spec
 from racedeck.core.bot import BotSpec
 from racedeck.core.game import AnyGame
 from racedeck.games.lacorsa.bots import LacorsaHeuristic
@@ -33,15 +34,7 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
             games=("lacorsa",),
         )
     )
-    register(
-        BotSpec(
-            name="distilled",
-            factory=LacorsaPolicy,
-            description="a linear policy trained on ISMCTS's choices: no search, no draws",
-            version=WEIGHTS.version,
-            games=("lacorsa",),
-        )
-    )
+    register(policy_spec(LacorsaPolicy, "lacorsa", WEIGHTS.version))
 
 
 @hookimpl

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from racedeck.bots.linear import policy_spec
 from racedeck.core.bot import BotSpec
 from racedeck.core.game import AnyGame
 from racedeck.games.wacky_races.bots import WackyHeuristic
@@ -33,15 +34,7 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
             games=("wacky-races",),
         )
     )
-    register(
-        BotSpec(
-            name="distilled",
-            factory=WackyPolicy,
-            description="a linear policy trained on ISMCTS's choices: no search, no draws",
-            games=("wacky-races",),
-            version=WEIGHTS.version,
-        )
-    )
+    register(policy_spec(WackyPolicy, "wacky-races", WEIGHTS.version))
 
 
 @hookimpl
