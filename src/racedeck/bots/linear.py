@@ -15,6 +15,8 @@ another bot version.
 
 from __future__ import annotations
 
+import functools
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from types import MappingProxyType
@@ -104,6 +106,83 @@ class LinearPolicy(Bot):
             if score > top:
                 best, top = index, score
         return legal[best]
+
+
+Key = tuple[object, ...]
+"""A feature without its role: ``("plan", 3)`` is named ``step plan 3`` for a card step."""
+
+Described = tuple[list[tuple[str, list[Key]]], tuple[Key, ...]]
+"""A decision as a ``KeyedPolicy`` describes it: per legal action its role and own keys,
+and the keys of the context every action shares (named in each action's role)."""
+
+KEPT = 1 << 16
+"""The most weights a keyed policy keeps by role and key, and sums of context keys (a
+match needs a few thousand; this bounds them)."""
+
+
+@functools.cache
+def feature_name(role: str, key: Key) -> str:
+    """Return a feature's name: its role, then its key's parts, spaced (kept once made)."""
+    return " ".join((role, *map(str, key)))
+
+
+def names(described: Described) -> list[list[str]]:
+    """Return, per action of a described decision, the names of its features."""
+    own, context = described
+    return [[feature_name(role, key) for key in (*keys, *context)] for role, keys in own]
+
+
+_Kept = tuple[dict[tuple[str, Key], float], dict[tuple[str, tuple[Key, ...]], float]]
+"""The weight of each role and key looked up, and the sum of each role's context keys."""
+
+_KEPT: weakref.WeakKeyDictionary[type, _Kept] = weakref.WeakKeyDictionary()
+"""Per policy class, what its bots have looked up and added up (``_Kept``)."""
+
+
+class KeyedPolicy(LinearPolicy):
+    """A linear policy whose game describes each action by a role and keys (``describe``).
+
+    Its scores are the sums of the weights of the names ``names`` makes of them, each
+    weight looked up by its role and key once and kept, and each role's context summed
+    once: the bot plays inside the playouts of the searches it guides, where building
+    names would cost more than the rest. What it kept is shared by every bot of its class
+    (the weights are the class's).
+    """
+
+    def describe(self, observation: Observation, legal: Sequence[Action]) -> Described:
+        """Return the decision as the game describes it (``Described``)."""
+        raise NotImplementedError
+
+    def scores(self, observation: Observation, legal: Sequence[Action]) -> list[float]:
+        """Return each legal action's score, as its features' names weigh."""
+        kept = _KEPT.get(type(self))
+        if kept is None:
+            kept = _KEPT[type(self)] = ({}, {})
+        contexts = kept[1]
+        own, context = self.describe(observation, legal)
+        weight = self._weight
+        sums: dict[str, float] = {}
+        out = []
+        for role, keys in own:
+            placed = sums.get(role)
+            if placed is None:
+                placed = contexts.get((role, context))
+                if placed is None:
+                    placed = sum(weight(kept[0], role, key) for key in context)
+                    if len(contexts) < KEPT:
+                        contexts[role, context] = placed
+                sums[role] = placed
+            out.append(sum(weight(kept[0], role, key) for key in keys) + placed)
+        return out
+
+    def _weight(self, kept: dict[tuple[str, Key], float], role: str, key: Key) -> float:
+        """Return the weight of ``key``'s name in ``role`` (kept once looked up)."""
+        weight = kept.get((role, key))
+        if weight is None:
+            weight = self.weights.get(feature_name(role, key), 0.0)
+            if len(kept) < KEPT:
+                kept[role, key] = weight
+        return weight
 
 
 def policy_spec(policy: type[LinearPolicy], game: str, version: str) -> BotSpec:

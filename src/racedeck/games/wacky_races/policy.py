@@ -15,12 +15,10 @@ bot's scores are both the keys' names.
 
 from __future__ import annotations
 
-import functools
-import weakref
 from collections.abc import Sequence
 from types import MappingProxyType
 
-from racedeck.bots.linear import LinearPolicy, load_weights
+from racedeck.bots.linear import Described, Key, KeyedPolicy, load_weights, names
 from racedeck.core.model import Action, Observation
 from racedeck.games.wacky_races.actions import ChooseRacer, EndTurn, PlayStep, UseAdvantage
 from racedeck.games.wacky_races.bots import Planner, choose, less
@@ -33,18 +31,6 @@ WEIGHTS = load_weights(__package__ or "racedeck.games.wacky_races", "policy.json
 
 AHEAD = 6
 """How many tiles ahead a card's terrain is counted on (about two turns' steps)."""
-
-KEPT = 1 << 16
-"""The most weights the bot keeps by role and key (they are a few thousand; this bounds them)."""
-
-Key = tuple[object, ...]
-"""A feature without its role: ``("plan", 3)`` is named ``step plan 3`` for a card step."""
-
-
-@functools.cache
-def name(role: str, key: Key) -> str:
-    """Return the feature's name: its role, then its key's parts, spaced (kept once made)."""
-    return " ".join((role, *map(str, key)))
 
 
 def _band(gain: float) -> int:
@@ -162,9 +148,7 @@ class _Decision:
         return role, keys
 
 
-def _described(
-    observation: WackyObservation, legal: Sequence[Action]
-) -> tuple[list[tuple[str, list[Key]]], tuple[Key, ...]]:
+def _described(observation: WackyObservation, legal: Sequence[Action]) -> Described:
     """Return, for each legal action, its role and own keys; and the keys of the context.
 
     Every action's features are its own keys and the context's, named in its role.
@@ -181,63 +165,24 @@ def _described(
 def features(observation: Observation, legal: Sequence[Action]) -> list[list[str]]:
     """Return, for each legal action of the deciding racer, the names of its features."""
     assert isinstance(observation, WackyObservation)
-    own, context = _described(observation, legal)
-    return [[name(role, key) for key in (*keys, *context)] for role, keys in own]
+    return names(_described(observation, legal))
 
 
 def _racer(action: Action) -> int:
     return action.racer if isinstance(action, ChooseRacer) else -1
 
 
-_Kept = tuple[dict[tuple[str, Key], float], dict[tuple[str, tuple[Key, ...]], float]]
-"""The weight of each role and key looked up, and the sum of each role's context keys."""
-
-_KEPT: weakref.WeakKeyDictionary[type, _Kept] = weakref.WeakKeyDictionary()
-"""Per policy class, what its bots have looked up and added up (``_Kept``)."""
-
-
-class WackyPolicy(LinearPolicy):
+class WackyPolicy(KeyedPolicy):
     """Plays the legal action the trained weights score highest (no search, no draws).
 
     Its scores are the sums of the weights of ``features``' names (a test checks they
-    agree), each weight looked up by its role and key once and kept: the bot plays inside
-    the playouts of the searches it guides, where building names costs more than the rest.
+    agree), each weight looked up by its role and key once and kept (``KeyedPolicy``).
     """
 
     features = staticmethod(features)
     weights = MappingProxyType(WEIGHTS.weights)
 
-    def __init__(self) -> None:
-        kept = _KEPT.get(type(self))
-        if kept is None:
-            kept = _KEPT[type(self)] = ({}, {})
-        self._weights, self._contexts = kept
-
-    def scores(self, observation: Observation, legal: Sequence[Action]) -> list[float]:
-        """Return each legal action's score, as ``features``' names weigh."""
+    def describe(self, observation: Observation, legal: Sequence[Action]) -> Described:
+        """Return each action's role and keys, and the racer's context (``_described``)."""
         assert isinstance(observation, WackyObservation)
-        own, context = _described(observation, legal)
-        contexts, weight = self._contexts, self._weight
-        sums: dict[str, float] = {}
-        out = []
-        for role, keys in own:
-            placed = sums.get(role)
-            if placed is None:
-                placed = contexts.get((role, context))
-                if placed is None:
-                    placed = sum(weight(role, key) for key in context)
-                    if len(contexts) < KEPT:
-                        contexts[role, context] = placed
-                sums[role] = placed
-            out.append(sum(weight(role, key) for key in keys) + placed)
-        return out
-
-    def _weight(self, role: str, key: Key) -> float:
-        """Return the weight of ``key``'s name in ``role`` (kept once looked up)."""
-        kept = self._weights
-        weight = kept.get((role, key))
-        if weight is None:
-            weight = self.weights.get(name(role, key), 0.0)
-            if len(kept) < KEPT:
-                kept[role, key] = weight
-        return weight
+        return _described(observation, legal)
