@@ -37,7 +37,7 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from racedeck.bots.ismcts import Ismcts
-from racedeck.bots.linear import Features, LinearPolicy, Weights, check_weights, weigh
+from racedeck.bots.linear import LinearPolicy, Weights, check_weights, weigh
 from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.errors import RacedeckError
 from racedeck.core.game import AnyGame
@@ -131,23 +131,34 @@ def _registry() -> Any:
     return load_registry(entry_points=False)
 
 
-def policy_features(game: str) -> Features:
-    """Return the features of ``game``'s registered ``distilled`` policy."""
-    bot = _registry().bot("distilled", game).factory()
+def started_policy(game: str, options: dict[str, Any]) -> LinearPolicy:
+    """Return ``game``'s registered ``distilled`` policy, started under ``options``.
+
+    A policy that judges with the match's options (Detroit-Cleveland's track and optional
+    rules) describes the teacher's decisions as it would have in those matches.
+    """
+    registry = _registry()
+    bot = registry.bot("distilled", game).factory()
     if not isinstance(bot, LinearPolicy):
         raise SystemExit(f"{game}'s distilled bot is not a linear policy")
-    features: Features = type(bot).features
-    return features
+    played = registry.game(game)
+    bot.start_match(game, 0, played.min_players, played.parse_options(options))
+    return bot
 
 
-def describe(game: str, taught: Sequence[Taught[Any, Any]]) -> list[Decision]:
+def describe(
+    game: str, taught: Sequence[Taught[Any, Any]], options: dict[str, Any] | None = None
+) -> list[Decision]:
     """Return the decisions as ``game``'s policy describes them (its features' names).
 
-    A kept decision that decodes but is no situation of the game (a seat or a position out
-    of range, an index of no legal action) is ``SystemExit`` naming it: a kept file may
-    come from anywhere.
+    ``options`` are those the teacher played under (the kept file's). A kept decision that
+    decodes but is no situation of the game (a seat or a position out of range, an index
+    of no legal action) is ``SystemExit`` naming it: a kept file may come from anywhere.
     """
-    features = policy_features(game)
+    try:
+        policy = started_policy(game, options or {})
+    except RacedeckError as exc:
+        raise SystemExit(f"distill: {exc}") from None
     described = []
     for number, t in enumerate(taught, start=1):
         visits = t.visits
@@ -155,7 +166,7 @@ def describe(game: str, taught: Sequence[Taught[Any, Any]]) -> list[Decision]:
         if not fits or not -1 <= t.heuristic < len(t.legal):
             raise SystemExit(f"distill: decision {number}: its visits or choice fit no action")
         try:
-            names = features(t.observation, t.legal)
+            names = policy.features(t.observation, t.legal)
         except (AssertionError, IndexError, KeyError, TypeError, ValueError) as exc:
             raise SystemExit(
                 f"distill: decision {number}: not a {game} situation ({exc!r})"
@@ -434,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
     teaching, taught = _taught(args)
     if not args.version:  # only keeping the decisions
         return 0
-    decisions = describe(args.game, taught)
+    decisions = describe(args.game, taught, teaching.options)
     fitted = [d for d in decisions if d.match % HELD_OUT]
     held = [d for d in decisions if not d.match % HELD_OUT]
     if not fitted:

@@ -81,14 +81,15 @@ def weigh(weights: Mapping[str, float], described: list[list[str]]) -> list[floa
 class LinearPolicy(Bot):
     """Plays the legal action whose features weigh most (the first on a tie).
 
-    A game's policy is a subclass that sets ``features`` and ``weights``.
+    A game's policy is a subclass that sets ``features`` and ``weights``. A policy that
+    judges with the match's options reads them in ``start_match``; the trainer starts it
+    with the options its teacher played under before it describes their decisions.
     """
 
     weights: ClassVar[Mapping[str, float]] = MappingProxyType({})
     """The trained weight of each feature name."""
 
-    @staticmethod
-    def features(observation: Observation, legal: Sequence[Action]) -> list[list[str]]:
+    def features(self, observation: Observation, legal: Sequence[Action]) -> list[list[str]]:
         """Return, per legal action, the names of its features (the game's ``Features``)."""
         raise NotImplementedError
 
@@ -152,6 +153,10 @@ class KeyedPolicy(LinearPolicy):
     def describe(self, observation: Observation, legal: Sequence[Action]) -> Described:
         """Return the decision as the game describes it (``Described``)."""
         raise NotImplementedError
+
+    def features(self, observation: Observation, legal: Sequence[Action]) -> list[list[str]]:
+        """Return, per legal action, the names of its features (``names`` of ``describe``)."""
+        return names(self.describe(observation, legal))
 
     def scores(self, observation: Observation, legal: Sequence[Action]) -> list[float]:
         """Return each legal action's score, as its features' names weigh."""
