@@ -25,6 +25,7 @@ from racedeck.bots.ismcts import game_bias
 from racedeck.bots.plugin import (
     GAME_BUDGET_VERSIONS,
     GAME_BUDGETS,
+    GAME_VARIANT_VERSIONS,
     ISMCTS_BUDGETS,
     SEARCH_VERSION,
     STRONG_BIAS_SCALE,
@@ -107,7 +108,9 @@ def test_every_ismcts_variant_carries_the_searchs_version_or_its_own() -> None:
         for game_name, _ in FINGERPRINTS:
             wanted = VARIANT_VERSIONS.get(name, SEARCH_VERSION)
             if name in GAME_BUDGETS.get(game_name, {}):
-                wanted = GAME_BUDGET_VERSIONS[game_name]
+                wanted = GAME_VARIANT_VERSIONS.get(
+                    (game_name, name), GAME_BUDGET_VERSIONS[game_name]
+                )
             assert REGISTRY.bot(name, game_name).version == wanted, name
 
 
@@ -118,7 +121,10 @@ def test_a_games_own_budget_is_the_general_search_with_that_budget_set() -> None
     budgets, and what it plays is reachable by the parameters ``docs/bots.md`` names.
     """
     assert set(GAME_BUDGETS) == set(GAME_BUDGET_VERSIONS)
-    assert not set(GAME_BUDGET_VERSIONS.values()) & {SEARCH_VERSION, *VARIANT_VERSIONS.values()}
+    own_versions = {*GAME_BUDGET_VERSIONS.values(), *GAME_VARIANT_VERSIONS.values()}
+    assert not own_versions & {SEARCH_VERSION, *VARIANT_VERSIONS.values()}
+    for game_name, name in GAME_VARIANT_VERSIONS:
+        assert name in GAME_BUDGETS[game_name]
     for game_name, budgets in GAME_BUDGETS.items():
         for name, (budget, _what) in budgets.items():
             own = REGISTRY.bot(name, game_name)
@@ -239,14 +245,18 @@ OWN_FINGERPRINTS = {
     ),
     ("wacky-races", "ismcts"): "24e9ddab1aa505c341d2e87bae53381d3a12ac0f27a66ae15c2afd297360790b",
     ("wacky-races", "ismcts-strong"): (
-        "22a6ba804e1f5f965d67c5de5b7b9ce6ca0e02500a86485cf3aabcd650437bac"
+        "b889b5aeb833248365a41e5f1892cd34465bfe973f2ba3d879f3b71c51015354"
     ),
 }
 """sha256 of the events of a game's own ``ismcts`` and ``ismcts-strong`` in seat 0 against
-the heuristic, two players, seed 3, at the versions of ``OWN_VERSIONS``."""
+the heuristic, two players, seed 3, at the versions of ``OWN_VERSIONS`` (and of
+``OWN_VARIANT_VERSIONS`` for a variant that has its own)."""
 
 OWN_VERSIONS = {"lacorsa": ("7", "1"), "wacky-races": ("8", "1")}
 """Per game, the version of its own searches and of the learned policy they play with."""
+
+OWN_VARIANT_VERSIONS = {("wacky-races", "ismcts-strong"): "9"}
+"""A game's own variant whose play changed after the game's searches' version."""
 
 
 @pytest.mark.parametrize(("game_name", "name"), sorted(OWN_FINGERPRINTS))
@@ -259,11 +269,14 @@ def test_a_games_own_searches_play_what_their_version_names(game_name: str, name
         f"{game_name}'s own searches play with the learned policy: record their play anew "
         f"under a new GAME_BUDGET_VERSIONS['{game_name}'] for each new policy version"
     )
-    played = _events_hash(game_name, 2, REGISTRY.bot(name, game_name))
-    version = OWN_VERSIONS[game_name][0]
+    assert dict(GAME_VARIANT_VERSIONS) == OWN_VARIANT_VERSIONS
+    spec = REGISTRY.bot(name, game_name)
+    version = OWN_VARIANT_VERSIONS.get((game_name, name), OWN_VERSIONS[game_name][0])
+    assert spec.version == version
+    played = _events_hash(game_name, 2, spec)
     assert played == OWN_FINGERPRINTS[game_name, name], (
-        f"{game_name}'s own {name} plays differently from version {version}: bump "
-        f"GAME_BUDGET_VERSIONS['{game_name}'] and record {played}"
+        f"{game_name}'s own {name} plays differently from version {version}: give it a "
+        f"new version (GAME_VARIANT_VERSIONS) and record {played}"
     )
 
 
