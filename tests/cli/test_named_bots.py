@@ -118,7 +118,7 @@ def test_bots_json_lists_each_bots_parameters_and_defaults(
     assert "parameters: ismcts-strong:simulations=1000,steps=none," in out
     code, out, _err = run(["bots", "--game", "wacky-races"], capsys)
     assert code == 0
-    assert "parameters: ismcts-strong:simulations=100,steps=none," in out
+    assert "parameters: ismcts-strong:simulations=60,steps=none," in out
     assert "rollout=guided" in out
     code, out, _err = run(["bots", "--game", "lacorsa"], capsys)
     assert code == 0
