@@ -115,3 +115,13 @@ def policy_plays_alike_when_watched(game: Any, options: Any, players: int) -> No
     again = run_match(game, options, [learned, *[heuristic] * (players - 1)], 7)
     assert first.result == again.result
     assert first.faults == again.faults == []
+
+
+def policy_against_heuristic(game: Any, options: Any, deals: int) -> Any:
+    """Return how ``game``'s ``distilled`` policy scores against its heuristic, two players,
+    over ``deals`` duplicate deals from seed 5000 (``tools.strength.measure``)."""
+    from tools.strength import measure
+
+    learned = REGISTRY.bot("distilled", game.name)
+    heuristic = REGISTRY.bot("heuristic", game.name)
+    return measure(game, options, learned, heuristic, 2, range(5000, 5000 + deals))

@@ -23,23 +23,7 @@ from tests.bots.helpers import (
     REGISTRY,
     play,
     policy_decisions_checked,
-    policy_plays_alike_when_watched,
 )
-
-
-@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_the_policy_plays_whole_matches_at_every_table_the_same_way_twice(players: int) -> None:
-    policy_plays_alike_when_watched(LACORSA, ONE_RACE, players)
-
-
-def test_the_policy_is_stronger_than_the_heuristic_it_never_imitated() -> None:
-    """Trained on the search's choices, not the heuristic's: over ten duplicate deals it
-    finishes ahead of the heuristic in most matches."""
-    from tools.strength import measure
-
-    learned = REGISTRY.bot("distilled", "lacorsa")
-    strength = measure(LACORSA, ONE_RACE, learned, HEURISTIC, 2, range(5000, 5010))
-    assert strength.mean > 0.6, strength.describe()
 
 
 def test_learned_playouts_ask_the_policy_for_playouts_and_for_the_favoured_choice(

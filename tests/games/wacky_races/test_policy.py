@@ -2,34 +2,19 @@
 
 from __future__ import annotations
 
-import pytest
-
 from racedeck.bots.ismcts import Budget, Ismcts
 from racedeck.core.runner import run_match
 from racedeck.games.wacky_races.actions import EndTurn, PlayStep
 from racedeck.games.wacky_races.bots import WackyHeuristic
 from racedeck.games.wacky_races.policy import WackyPolicy, features
 from racedeck.games.wacky_races.state import WackyObservation
-from tests.bots.helpers import REGISTRY, policy_decisions_checked, policy_plays_alike_when_watched
+from tests.bots.helpers import (
+    REGISTRY,
+    policy_decisions_checked,
+)
 from tests.games.wacky_races.helpers import G, P, make
 
 OPTIONS = G.parse_options({})
-HEURISTIC = REGISTRY.bot("heuristic", "wacky-races")
-
-
-@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_the_policy_plays_whole_matches_at_every_table_the_same_way_twice(players: int) -> None:
-    policy_plays_alike_when_watched(G, OPTIONS, players)
-
-
-def test_the_policy_is_stronger_than_the_heuristic_it_never_imitated() -> None:
-    """Trained on the search's choices, not the heuristic's: over twenty duplicate deals it
-    finishes ahead of the heuristic in most matches."""
-    from tools.strength import measure
-
-    learned = REGISTRY.bot("distilled", "wacky-races")
-    strength = measure(G, OPTIONS, learned, HEURISTIC, 2, range(5000, 5020))
-    assert strength.mean > 0.55, strength.describe()
 
 
 def test_learned_playouts_ask_the_wacky_races_policy() -> None:
