@@ -343,7 +343,7 @@ def load_parts(game: str, paths: Sequence[Path]) -> tuple[Teaching, list[Taught[
     a file of its own from its own first seed. Every file must hold ``game``'s decisions,
     taught by the same teacher under the same options. A file's matches are numbered on
     from the last file's, so the matches held out of the fit are one in ``HELD_OUT`` of
-    every file's.
+    them all, as if they had been taught in one go.
     """
     first: Teaching | None = None
     taught: list[Taught[Any, Any]] = []

@@ -165,7 +165,7 @@ def test_a_kept_decision_that_decodes_but_fits_no_situation_is_one_line(
 def test_teaching_kept_in_parts_fits_as_one_teaching(tmp_path: Path) -> None:
     """Long teaching is done in parts, each file from its own first seed: fitting them
     together numbers each file's matches on from the last one's, so one match in five of
-    every part is held out."""
+    them all is held out, as if they had been taught in one go."""
     parts = []
     for number, seed in enumerate((40, 45)):
         kept = tmp_path / f"part-{number}.jsonl"
@@ -191,3 +191,15 @@ def test_parts_taught_by_different_teachers_are_not_fitted_together(tmp_path: Pa
     other.write_bytes(b"\n".join([first.replace(b"simulations=", b"simulations=9"), *rest]) + b"\n")
     with pytest.raises(SystemExit, match=r"other\.jsonl was taught by"):
         main(["lacorsa", "--taught", str(kept), "--taught", str(other), "--version", "t"])
+
+
+def test_kept_options_the_game_refuses_are_one_line(tmp_path: Path) -> None:
+    """The policy is started under the options the teacher played under, read from the
+    kept file's first line: options the game refuses there stop the fit in one line."""
+    kept = _kept(tmp_path)
+    first, *rest = kept.read_bytes().splitlines()
+    assert b'"races":1' in first
+    kept.write_bytes(b"\n".join([first.replace(b'"races":1', b'"races":0'), *rest]) + b"\n")
+    with pytest.raises(SystemExit, match=r"^distill: lacorsa: races") as caught:
+        main(["lacorsa", "--taught", str(kept), "--version", "t"])
+    assert "\n" not in str(caught.value)
