@@ -150,6 +150,12 @@ class KeyedPolicy(LinearPolicy):
     (the weights are the class's).
     """
 
+    def __init__(self) -> None:
+        kept = _KEPT.get(type(self))
+        if kept is None:
+            kept = _KEPT[type(self)] = ({}, {})
+        self._kept = kept
+
     def describe(self, observation: Observation, legal: Sequence[Action]) -> Described:
         """Return the decision as the game describes it (``Described``)."""
         raise NotImplementedError
@@ -160,10 +166,7 @@ class KeyedPolicy(LinearPolicy):
 
     def scores(self, observation: Observation, legal: Sequence[Action]) -> list[float]:
         """Return each legal action's score, as its features' names weigh."""
-        kept = _KEPT.get(type(self))
-        if kept is None:
-            kept = _KEPT[type(self)] = ({}, {})
-        contexts = kept[1]
+        weights, contexts = self._kept
         own, context = self.describe(observation, legal)
         weight = self._weight
         sums: dict[str, float] = {}
@@ -173,11 +176,11 @@ class KeyedPolicy(LinearPolicy):
             if placed is None:
                 placed = contexts.get((role, context))
                 if placed is None:
-                    placed = sum(weight(kept[0], role, key) for key in context)
+                    placed = sum(weight(weights, role, key) for key in context)
                     if len(contexts) < KEPT:
                         contexts[role, context] = placed
                 sums[role] = placed
-            out.append(sum(weight(kept[0], role, key) for key in keys) + placed)
+            out.append(sum(weight(weights, role, key) for key in keys) + placed)
         return out
 
     def _weight(self, kept: dict[tuple[str, Key], float], role: str, key: Key) -> float:
