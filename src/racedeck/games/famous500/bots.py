@@ -313,7 +313,10 @@ class Famous500Heuristic(Bot):
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Choose a legal action for the Famous 500 situation in ``observation``."""
         assert isinstance(observation, Famous500Observation)
-        obs = observation
+        return self.choice(observation, legal)
+
+    def choice(self, obs: Famous500Observation, legal: Sequence[Action]) -> Action:
+        """Return the action the heuristic plays in ``obs``: it draws nothing."""
         phase = obs.phase
         if phase == "choose":
             return self._choose(obs, legal)
@@ -339,7 +342,7 @@ class Famous500Heuristic(Bot):
         return design if offered else legal[0]
 
     # Sections ----------------------------------------------------------------------------
-    def _card_odds(self, obs: Famous500Observation) -> list[tuple[int, float]]:
+    def card_odds(self, obs: Famous500Observation) -> list[tuple[int, float]]:
         """Return the opponent's possible cards with their chance of being played."""
         # The cards this driver can place. Speeds are positive, so the zeros of an unknown
         # pit deck card or of no card laid place nothing.
@@ -350,10 +353,7 @@ class Famous500Heuristic(Bot):
         return opponent_odds(obs.setup.speeds, seen, obs.opponent_known, size)
 
     def _choose(self, obs: Famous500Observation, legal: Sequence[Action]) -> Action:
-        """Pit when short; else race the card worth most after its cost.
-
-        A card is worth 2 x its chance of winning, less its cost at the column prices.
-        """
+        """Pit when short; else race the card worth most after its cost (``race_values``)."""
         races: list[Race] = []
         pits: list[PitStop] = []
         for action in legal:
@@ -361,18 +361,36 @@ class Famous500Heuristic(Bot):
                 races.append(action)
             elif isinstance(action, PitStop):
                 pits.append(action)
+        car = obs.cars[obs.seat]
+        assert car is not None
+        if pits and should_pit(obs.setup, obs.lap, obs.section, car):
+            return min(pits, key=_card)
+        values = self.race_values(obs, races)
+        # The best value, the slower card on a tie (a (value, -card) key, compared in line).
+        best, best_value, best_card = races[0], -math.inf, 0
+        for race, value in zip(races, values, strict=True):
+            card = race.card
+            if value > best_value or (value == best_value and -card > -best_card):
+                best, best_value, best_card = race, value, card
+        if pits and best_value <= INFEASIBLE:
+            return min(pits, key=_card)
+        return best
+
+    def race_values(self, obs: Famous500Observation, races: Sequence[Race]) -> list[float]:
+        """Return what racing each card is worth: 2 x its chance of winning, less its cost.
+
+        The cost is priced at the column prices (``cost_penalty``); a card the car cannot
+        pay is worth ``INFEASIBLE`` less the cost that breaks it.
+        """
         setup, lap, section = obs.setup, obs.lap, obs.section
         car = obs.cars[obs.seat]
         assert car is not None
-        if pits and should_pit(setup, lap, section, car):
-            return min(pits, key=_card)
         spare, price = prices(setup, lap, section, car)
-        odds = self._card_odds(obs)
+        odds = self.card_odds(obs)
         kind = setup.kinds[section]
         costs = setup.costs
         index = setup.speeds.index
-        # The best value, the slower card on a tie (a (value, -card) key, compared in line).
-        best, best_value, best_card = races[0], -math.inf, 0
+        values = []
         for race in races:
             card = race.card
             penalty, payable = cost_penalty(costs[index(card)][kind], car, spare, price)
@@ -381,14 +399,10 @@ class Famous500Heuristic(Bot):
                 for c, p in odds:  # win_chance, in line: this runs for every card
                     if c < card:
                         win += p
-                value = 2.0 * win - penalty
+                values.append(2.0 * win - penalty)
             else:
-                value = penalty
-            if value > best_value or (value == best_value and -card > -best_card):
-                best, best_value, best_card = race, value, card
-        if pits and best_value <= INFEASIBLE:
-            return min(pits, key=_card)
-        return best
+                values.append(penalty)
+        return values
 
     # Pit stops and between laps -----------------------------------------------------------
     def _repair(self, obs: Famous500Observation, legal: Sequence[Action]) -> Action:
@@ -414,20 +428,33 @@ class Famous500Heuristic(Bot):
     def _let_go(self, obs: Famous500Observation, legal: Sequence[Action]) -> Action:
         """Return (to the pit deck) or discard the card worth least to keep."""
         choices = [a for a in legal if isinstance(a, (ReturnCard, Discard))]
-        setup = obs.setup
-        car = obs.cars[obs.seat]
-        if car is None or not choices:  # nothing to let go raises, as min always did
+        if obs.cars[obs.seat] is None or not choices:  # nothing to let go raises, as min did
             return min(choices, key=_card)
-        spare, price = prices(setup, obs.lap, obs.section, car)
-        table = keep_values(setup, obs.lap, obs.section)
-        index = setup.speeds.index
         # min over (value to keep, card), in line: the first of the least, as min gives.
         least, least_value, least_card = choices[0], math.inf, 0
-        for action in choices:
+        for action, value in zip(choices, self.keep_worths(obs, choices), strict=True):
             card = action.card
-            beats, avg = table[index(card)]
-            short = sum(avg[c] * price[c] for c in range(3) if spare[c] < avg[c])
-            value = 2.0 * beats - short
             if value < least_value or (value == least_value and card < least_card):
                 least, least_value, least_card = action, value, card
         return least
+
+    def keep_worths(
+        self, obs: Famous500Observation, choices: Sequence[ReturnCard | Discard]
+    ) -> list[float]:
+        """Return what keeping each card let go of in ``choices`` is worth.
+
+        2 x its chance to beat a typical card, less its average cost on the sections still
+        to race in the columns short of it, at the column prices.
+        """
+        setup = obs.setup
+        car = obs.cars[obs.seat]
+        assert car is not None
+        spare, price = prices(setup, obs.lap, obs.section, car)
+        table = keep_values(setup, obs.lap, obs.section)
+        index = setup.speeds.index
+        values = []
+        for action in choices:
+            beats, avg = table[index(action.card)]
+            short = sum(avg[c] * price[c] for c in range(3) if spare[c] < avg[c])
+            values.append(2.0 * beats - short)
+        return values
