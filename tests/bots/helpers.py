@@ -65,9 +65,11 @@ def play(seats: list[BotSpec], seed: int = 1, **kwargs: Any) -> tuple[MatchOutco
     return outcome, buffer.getvalue()
 
 
-def policy_decisions_checked(policy: type[Any], game: Any, options: Any) -> int:
-    """Play matches at 2, 4 and 6 players of ``policy`` (a ``LinearPolicy``) in every seat,
-    checking at each decision that its scores are the weights of its features' names;
+def policy_decisions_checked(
+    policy: type[Any], game: Any, options: Any, tables: tuple[int, ...] = (2, 4, 6)
+) -> int:
+    """Play matches at each table of ``tables`` of ``policy`` (a ``LinearPolicy``) in every
+    seat, checking at each decision that its scores are the weights of its features' names;
     return the decisions checked."""
     from racedeck.bots.linear import weigh
 
@@ -83,7 +85,7 @@ def policy_decisions_checked(policy: type[Any], game: Any, options: Any) -> int:
             checked += 1
             return super().act(observation, legal, rng)  # type: ignore[no-any-return]
 
-    for players in (2, 4, 6):
+    for players in tables:
         seats = [BotSpec(name="checking", factory=Checking, description="")] * players
         run_match(game, options, seats, players)
     return checked

@@ -35,13 +35,13 @@ def test_guided_playouts_are_the_heuristics_and_the_policy_names_the_favourite()
 
 
 def test_guided_playouts_where_a_game_has_no_policy_are_heuristic_playouts() -> None:
-    game = REGISTRY.game("famous-500")
-    options = game.parse_options({})
-    heuristic = REGISTRY.bot("heuristic", "famous-500")
+    game = REGISTRY.game("detroit-cleveland")
+    options = game.parse_options({"races": 1})
+    heuristic = REGISTRY.bot("heuristic", "detroit-cleveland")
     ends = []
     for rollout in ("guided", "heuristic"):
-        search = REGISTRY.bot("ismcts", "famous-500").with_parameters(
-            simulations=3, effort="none", horizon="none", rollout=rollout
+        search = REGISTRY.bot("ismcts", "detroit-cleveland").with_parameters(
+            simulations=2, rollout=rollout
         )
         ends.append(run_match(game, options, [search, heuristic], 3).result)
     assert ends[0] == ends[1]

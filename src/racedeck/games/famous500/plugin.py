@@ -1,13 +1,15 @@
-"""Registers Famous 500, its heuristic bot and its picture."""
+"""Registers Famous 500, its heuristic bot, its learned policy and its picture."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from racedeck.bots.linear import policy_spec
 from racedeck.core.bot import BotSpec
 from racedeck.core.game import AnyGame
 from racedeck.games.famous500.bots import Famous500Heuristic
+from racedeck.games.famous500.policy import WEIGHTS, Famous500Policy
 from racedeck.games.famous500.rules import Famous500
 from racedeck.hookspecs import PictureFactory, hookimpl
 
@@ -23,7 +25,7 @@ def racedeck_register_games(register: Callable[[AnyGame], None]) -> None:
 
 @hookimpl
 def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
-    """Register Famous 500's heuristic bot."""
+    """Register Famous 500's heuristic bot and its learned policy."""
     register(
         BotSpec(
             name="heuristic",
@@ -33,6 +35,7 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
             games=("famous-500",),
         )
     )
+    register(policy_spec(Famous500Policy, "famous-500", WEIGHTS.version))
 
 
 @hookimpl
