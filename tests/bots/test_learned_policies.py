@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from racedeck.bots.ismcts import Budget, Ismcts
 from tests.bots.helpers import REGISTRY, policy_against_heuristic, policy_plays_alike_when_watched
 
 POLICIES = {
@@ -28,6 +29,19 @@ def test_the_policy_plays_whole_matches_at_every_table_the_same_way_twice(
 ) -> None:
     game = REGISTRY.game(game_name)
     policy_plays_alike_when_watched(game, game.parse_options(POLICIES[game_name][0]), players)
+
+
+@pytest.mark.parametrize("game_name", sorted(POLICIES))
+def test_learned_playouts_ask_the_games_policy_for_playouts_and_the_favoured_choice(
+    game_name: str,
+) -> None:
+    game = REGISTRY.game(game_name)
+    policy = type(REGISTRY.bot("distilled", game_name).factory())
+    bot = Ismcts(Budget(simulations=5, rollout="distilled"))
+    bot.bind_game(game)
+    bot.start_match(game_name, 0, 2, game.parse_options(POLICIES[game_name][0]))
+    assert bot._policy is not None and [type(b) for b in bot._policy] == [policy] * 2
+    assert bot._policy is bot._advisers and bot._learned
 
 
 @pytest.mark.parametrize("game_name", sorted(POLICIES))

@@ -31,6 +31,19 @@ def fresh(options: Famous500Options = OPTIONS) -> Famous500State:
     return GAME.initial_state(options, 2)
 
 
+def designing() -> Famous500State:
+    """Return a race after the deal, both drivers to design their cars."""
+    return replace(
+        fresh(),
+        phase="design",
+        deals=1,
+        hands=((40, 60, 80), (100, 120, 140)),
+        pit_deck=(160, 180, 200),
+        deck_known=(0, 0, 0),
+        start=(0, 0),
+    )
+
+
 def racing(
     hands: tuple[tuple[int, ...], tuple[int, ...]] = ((40, 120, 160), (60, 100, 180)),
     deck: tuple[int, ...] = (80, 140, 200),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from msgspec.structs import replace
 
 from racedeck.core.errors import IllegalActionError
 from racedeck.core.step import apply
@@ -11,19 +10,11 @@ from racedeck.games.famous500.actions import Design
 from racedeck.games.famous500.customizing_your_race_car import designs
 from racedeck.games.famous500.data import SAMPLE_CARS, builtin_track, sample_name
 
-from .helpers import GAME, act, fresh
+from .helpers import GAME, act, designing
 
 
 def _design_phase():  # type: ignore[no-untyped-def]
-    return replace(
-        fresh(),
-        phase="design",
-        deals=1,
-        hands=((40, 60, 80), (100, 120, 140)),
-        pit_deck=(160, 180, 200),
-        deck_known=(0, 0, 0),
-        start=(0, 0),
-    )
+    return designing()
 
 
 def test_the_sheet_has_four_columns_that_add_up_to_the_difficulty() -> None:

@@ -2,29 +2,18 @@
 
 from __future__ import annotations
 
-from msgspec.structs import replace
-
-from racedeck.bots.ismcts import Budget, Ismcts
 from racedeck.games.famous500.actions import Design, PitStop, Race
 from racedeck.games.famous500.bots import Famous500Heuristic, car_design
 from racedeck.games.famous500.policy import Famous500Policy
 from racedeck.games.famous500.state import Famous500Observation
 from tests.bots.helpers import policy_decisions_checked
-from tests.games.famous500.helpers import GAME, OPTIONS, fresh, racing
+from tests.games.famous500.helpers import GAME, OPTIONS, designing, racing
 
 
 def _seen(state: object, seat: int = 0) -> Famous500Observation:
     observation = GAME.observe(state, seat)  # type: ignore[arg-type]
     assert isinstance(observation, Famous500Observation)
     return observation
-
-
-def test_learned_playouts_ask_the_famous_500_policy() -> None:
-    bot = Ismcts(Budget(simulations=5, rollout="distilled"))
-    bot.bind_game(GAME)
-    bot.start_match(GAME.name, 0, 2, OPTIONS)
-    assert bot._policy is not None and [type(b) for b in bot._policy] == [Famous500Policy] * 2
-    assert bot._policy is bot._advisers and bot._learned
 
 
 def test_a_card_is_described_by_what_the_heuristic_makes_of_it() -> None:
@@ -59,15 +48,7 @@ def test_a_pit_stop_is_described_by_whether_the_heuristic_would_pit() -> None:
 
 
 def test_of_every_design_only_the_heuristics_is_named_its_choice() -> None:
-    state = replace(
-        fresh(),
-        phase="design",
-        deals=1,
-        hands=((40, 60, 80), (100, 120, 140)),
-        pit_deck=(160, 180, 200),
-        deck_known=(0, 0, 0),
-        start=(0, 0),
-    )
+    state = designing()
     legal = GAME.legal_actions(state, 0)
     described = Famous500Policy().features(_seen(state), legal)
     chosen = [

@@ -17,14 +17,6 @@ from tests.games.wacky_races.helpers import G, P, make
 OPTIONS = G.parse_options({})
 
 
-def test_learned_playouts_ask_the_wacky_races_policy() -> None:
-    bot = Ismcts(Budget(simulations=5, rollout="distilled"))
-    bot.bind_game(G)
-    bot.start_match(G.name, 0, 2, OPTIONS)
-    assert bot._policy is not None and [type(b) for b in bot._policy] == [WackyPolicy] * 2
-    assert bot._policy is bot._advisers and bot._learned
-
-
 def test_guided_playouts_are_the_heuristics_and_the_policy_names_the_favourite() -> None:
     bot = Ismcts(Budget(simulations=5, rollout="guided"))
     bot.bind_game(G)
