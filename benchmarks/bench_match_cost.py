@@ -7,7 +7,8 @@ says how fast the machine was. Detroit-Cleveland's ``ismcts`` match takes about 
 of a core at two players and a quarter of that at six (``docs/bots.md``, "Where each game
 stands against a tenth"), so it is timed once (``ONCE``), with no warm-up.
 
-Where a game registers its own budgets (``GAME_BUDGETS``: Famous 500), each variant's
+Where a game registers its own budgets (``GAME_BUDGETS``: Famous 500's budgets of effort,
+LACORSA's and Wacky Races' searches guided by their learned policies), each variant's
 match with its own budget is timed beside the same match with the general budget, the
 parameters that set it back: matches a second, own over general. A tenth of the time (10
 or more) is the target; Famous 500's ``ismcts`` takes a quarter, the cheapest budget the
