@@ -48,20 +48,20 @@ def test_learned_playouts_ask_the_policy_for_playouts_and_for_the_favoured_choic
 
 
 def test_learned_playouts_where_a_game_has_no_policy_are_heuristic_playouts() -> None:
-    game = REGISTRY.game("famous-500")
-    options = game.parse_options({})
+    game = REGISTRY.game("detroit-cleveland")
+    options = game.parse_options({"races": 1})
     bots = []
     for rollout in ("distilled", "heuristic"):
-        bot = Ismcts(Budget(simulations=3, rollout=rollout))  # type: ignore[arg-type]
+        bot = Ismcts(Budget(simulations=2, rollout=rollout))  # type: ignore[arg-type]
         bot.bind_game(game)
         bot.start_match(game.name, 0, 2, options)
         bots.append(bot)
     assert [type(b) for b in bots[0]._advisers or ()] == [type(b) for b in bots[1]._advisers or ()]
-    heuristic = REGISTRY.bot("heuristic", "famous-500")
+    heuristic = REGISTRY.bot("heuristic", "detroit-cleveland")
     seats = [
         [
             BotSpec(
-                name="s", factory=partial(Ismcts, Budget(simulations=3, rollout=r)), description=""
+                name="s", factory=partial(Ismcts, Budget(simulations=2, rollout=r)), description=""
             ),
             heuristic,
         ]
