@@ -319,11 +319,11 @@ class Famous500Heuristic(Bot):
         """Return the action the heuristic plays in ``obs``: it draws nothing."""
         phase = obs.phase
         if phase == "choose":
-            return self._choose(obs, legal)
+            return self.section_choice(obs, legal)
         if phase == "pit_repair":
             return self._repair(obs, legal)
         if phase in ("pit_return", "discard"):
-            return self._let_go(obs, legal)
+            return self.let_go_choice(obs, legal)
         if phase == "design":
             return self._design(obs, legal)
         for action in legal:
@@ -352,8 +352,17 @@ class Famous500Heuristic(Bot):
         size = obs.hand_sizes[1 - obs.seat] + (1 if obs.opponent_laid else 0)
         return opponent_odds(obs.setup.speeds, seen, obs.opponent_known, size)
 
-    def _choose(self, obs: Famous500Observation, legal: Sequence[Action]) -> Action:
-        """Pit when short; else race the card worth most after its cost (``race_values``)."""
+    def section_choice(
+        self,
+        obs: Famous500Observation,
+        legal: Sequence[Action],
+        values: Sequence[float] | None = None,
+    ) -> Action:
+        """Pit when short; else race the card worth most after its cost (``race_values``).
+
+        ``values`` are the race cards' ``race_values`` (in ``legal``'s order), when the
+        caller has them already; else they are worked out here, only if needed.
+        """
         races: list[Race] = []
         pits: list[PitStop] = []
         for action in legal:
@@ -365,7 +374,8 @@ class Famous500Heuristic(Bot):
         assert car is not None
         if pits and should_pit(obs.setup, obs.lap, obs.section, car):
             return min(pits, key=_card)
-        values = self.race_values(obs, races)
+        if values is None:
+            values = self.race_values(obs, races)
         # The best value, the slower card on a tie (a (value, -card) key, compared in line).
         best, best_value, best_card = races[0], -math.inf, 0
         for race, value in zip(races, values, strict=True):
@@ -376,17 +386,24 @@ class Famous500Heuristic(Bot):
             return min(pits, key=_card)
         return best
 
-    def race_values(self, obs: Famous500Observation, races: Sequence[Race]) -> list[float]:
+    def race_values(
+        self,
+        obs: Famous500Observation,
+        races: Sequence[Race],
+        odds: Sequence[tuple[int, float]] | None = None,
+    ) -> list[float]:
         """Return what racing each card is worth: 2 x its chance of winning, less its cost.
 
         The cost is priced at the column prices (``cost_penalty``); a card the car cannot
-        pay is worth ``INFEASIBLE`` less the cost that breaks it.
+        pay is worth ``INFEASIBLE`` less the cost that breaks it. ``odds`` are
+        ``card_odds(obs)``, when the caller has them already.
         """
         setup, lap, section = obs.setup, obs.lap, obs.section
         car = obs.cars[obs.seat]
         assert car is not None
         spare, price = prices(setup, lap, section, car)
-        odds = self.card_odds(obs)
+        if odds is None:
+            odds = self.card_odds(obs)
         kind = setup.kinds[section]
         costs = setup.costs
         index = setup.speeds.index
@@ -425,14 +442,25 @@ class Famous500Heuristic(Bot):
                 return action
         return legal[0]
 
-    def _let_go(self, obs: Famous500Observation, legal: Sequence[Action]) -> Action:
-        """Return (to the pit deck) or discard the card worth least to keep."""
+    def let_go_choice(
+        self,
+        obs: Famous500Observation,
+        legal: Sequence[Action],
+        worths: Sequence[float] | None = None,
+    ) -> Action:
+        """Return (to the pit deck) or discard the card worth least to keep.
+
+        ``worths`` are the cards' ``keep_worths`` (in ``legal``'s order), when the caller
+        has them already.
+        """
         choices = [a for a in legal if isinstance(a, (ReturnCard, Discard))]
         if obs.cars[obs.seat] is None or not choices:  # nothing to let go raises, as min did
             return min(choices, key=_card)
+        if worths is None:
+            worths = self.keep_worths(obs, choices)
         # min over (value to keep, card), in line: the first of the least, as min gives.
         least, least_value, least_card = choices[0], math.inf, 0
-        for action, value in zip(choices, self.keep_worths(obs, choices), strict=True):
+        for action, value in zip(choices, worths, strict=True):
             card = action.card
             if value < least_value or (value == least_value and card < least_card):
                 least, least_value, least_card = action, value, card

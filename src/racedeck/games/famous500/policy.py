@@ -106,12 +106,17 @@ class _Driver:
         )
 
 
-def _race(driver: _Driver, legal: Sequence[Action], chosen: Action) -> Roles:
-    """Return the roles and keys of a section's choice: race a card or pit."""
+def _race(driver: _Driver, legal: Sequence[Action]) -> Roles:
+    """Return the roles and keys of a section's choice: race a card or pit.
+
+    The heuristic judges the cards once: its choice is made from the same values.
+    """
     obs = driver.obs
+    heuristic = driver.heuristic
     races = [a for a in legal if isinstance(a, Race)]
-    values = driver.heuristic.race_values(obs, races) if races else []
-    odds = driver.heuristic.card_odds(obs) if races else []
+    odds = heuristic.card_odds(obs) if races else []
+    values = heuristic.race_values(obs, races, odds) if races else []
+    chosen = heuristic.section_choice(obs, legal, values)
     best = max(values, default=0.0)
     value_of = {race.card: value for race, value in zip(races, values, strict=True)}
     car = obs.cars[obs.seat]
@@ -178,11 +183,15 @@ def _repair(driver: _Driver, legal: Sequence[Action], chosen: Action) -> Roles:
     return own
 
 
-def _let_go(driver: _Driver, legal: Sequence[Action], chosen: Action) -> Roles:
-    """Return the roles and keys of a card returned to the pit deck or discarded."""
+def _let_go(driver: _Driver, legal: Sequence[Action]) -> Roles:
+    """Return the roles and keys of a card returned to the pit deck or discarded.
+
+    The heuristic judges the cards once: its choice is made from the same worths.
+    """
     obs = driver.obs
     choices = [a for a in legal if isinstance(a, (ReturnCard, Discard))]
     worths = driver.heuristic.keep_worths(obs, choices) if obs.cars[obs.seat] else []
+    chosen = driver.heuristic.let_go_choice(obs, legal, worths or None)
     worth_of = {a.card: w for a, w in zip(choices, worths, strict=True)}
     own: Roles = []
     for action in legal:
@@ -207,19 +216,20 @@ def _described(
         # 1,330 designs: the policy learns how much to trust the heuristic's.
         design = car_design(observation.setup)
         return [("design", [("heuristic", a is design or a == design)]) for a in legal], ()
-    chosen = heuristic.choice(observation, legal)
     if phase in ("start", "deal"):
+        chosen = heuristic.choice(observation, legal)
         return [
             ("deal", [("false start", isinstance(a, FalseStart)), ("heuristic", a == chosen)])
             for a in legal
         ], ()
     driver = _Driver(observation, heuristic)
     if phase == "choose":
-        return _race(driver, legal, chosen), driver.context
+        return _race(driver, legal), driver.context
+    if phase in ("pit_return", "discard"):
+        return _let_go(driver, legal), driver.context
+    chosen = heuristic.choice(observation, legal)
     if phase == "pit_repair":
         return _repair(driver, legal, chosen), driver.context
-    if phase in ("pit_return", "discard"):
-        return _let_go(driver, legal, chosen), driver.context
     return [("other", [("heuristic", a == chosen)]) for a in legal], driver.context
 
 
