@@ -162,6 +162,32 @@ def test_a_kept_decision_that_decodes_but_fits_no_situation_is_one_line(
         main(["lacorsa", "--taught", str(kept), "--version", "t"])
 
 
+@pytest.mark.parametrize(
+    "position",
+    [{"lap": -(10**9)}, {"setup": {"laps": 10**9}}, {"section": 99}],
+)
+def test_a_kept_famous_500_position_no_race_has_is_one_line_not_a_hang(
+    position: dict[str, object], tmp_path: Path
+) -> None:
+    """The heuristic the policy asks walks the sections still to race lap by lap: a forged
+    lap a billion laps back, or a race of a billion laps, is refused before that walk."""
+    import json
+
+    kept = tmp_path / "taught.jsonl"
+    teaching = ["famous-500", "--players", "2", "--matches", "1", "--teacher", TINY]
+    assert main([*teaching, "--workers", "1", "--keep", str(kept)]) == 0
+    first, *decisions = kept.read_bytes().splitlines()
+    racing = next(i for i, d in enumerate(decisions) if b'"phase":"choose"' in d)
+    decision = json.loads(decisions[racing])
+    seen = decision["observation"]
+    for key, value in position.items():
+        seen[key] = {**seen[key], **value} if isinstance(value, dict) else value
+    decisions[racing] = json.dumps(decision).encode()
+    kept.write_bytes(b"\n".join([first, *decisions]) + b"\n")
+    with pytest.raises(SystemExit, match=f"decision {racing + 1}: not a famous-500 situation"):
+        main(["famous-500", "--taught", str(kept), "--version", "t"])
+
+
 def test_teaching_kept_in_parts_fits_as_one_teaching(tmp_path: Path) -> None:
     """Long teaching is done in parts, each file from its own first seed: fitting them
     together numbers each file's matches on from the last one's, so one match in five of

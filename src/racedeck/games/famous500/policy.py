@@ -31,6 +31,7 @@ from racedeck.games.famous500.actions import (
     Repair,
     ReturnCard,
 )
+from racedeck.games.famous500.between_laps import MAX_LAPS
 from racedeck.games.famous500.bots import (
     INFEASIBLE,
     Famous500Heuristic,
@@ -210,7 +211,22 @@ def _let_go(driver: _Driver, legal: Sequence[Action]) -> Roles:
 def _described(
     observation: Famous500Observation, legal: Sequence[Action], heuristic: Famous500Heuristic
 ) -> Described:
-    """Return, for each legal action, its role and own keys; and the keys of the context."""
+    """Return, for each legal action, its role and own keys; and the keys of the context.
+
+    A lap, a race's laps or a section outside what the rules play is a ``ValueError``:
+    the engine never hands one, but a kept decision (``tools.distill``) may come from
+    anywhere, and the heuristic walks the sections still to race, lap by lap.
+    """
+    setup = observation.setup
+    if not (
+        1 <= setup.laps <= MAX_LAPS
+        and 0 <= observation.lap <= setup.laps + 1
+        and 0 <= observation.section < len(setup.kinds)
+    ):
+        raise ValueError(
+            f"lap {observation.lap} of {setup.laps}, section {observation.section}: "
+            "not a position of the race"
+        )
     phase = observation.phase
     if phase == "design":
         # 1,330 designs: the policy learns how much to trust the heuristic's.
