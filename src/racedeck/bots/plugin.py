@@ -84,12 +84,12 @@ GAME_BUDGETS: Mapping[str, Mapping[str, tuple[Budget, str]]] = MappingProxyType(
                 "ismcts-strong": (
                     Budget(
                         simulations=None,
-                        effort=5,
+                        effort=4,
                         horizon=20,
                         rollout="heuristic",
                         bias_scale=STRONG_BIAS_SCALE,
                     ),
-                    "3500 forward-model steps a decision (effort 5), playouts cut at 20",
+                    "2800 forward-model steps a decision (effort 4), playouts cut at 20",
                 ),
             }
         ),
@@ -138,11 +138,13 @@ version 1 (a new policy is a new version of them too); Wacky Races' version 8 wi
 policy's version 1."""
 
 GAME_VARIANT_VERSIONS: Mapping[tuple[str, str], str] = MappingProxyType(
-    {("wacky-races", "ismcts-strong"): "9"}
+    {("wacky-races", "ismcts-strong"): "9", ("famous-500", "ismcts-strong"): "8"}
 )
 """A game's own variants whose play changed after its ``GAME_BUDGET_VERSIONS``: Wacky
 Races' ``ismcts-strong`` 9 searches 60 simulations, where version 8 searched 100 (its
-``ismcts`` and ``ismcts-fast`` play as version 8 did)."""
+``ismcts`` and ``ismcts-fast`` play as version 8 did). Famous 500's ``ismcts-strong`` 8
+searches 2,800 forward-model steps a decision (effort 4), where version 6 searched 3,500
+(effort 5); its ``ismcts`` plays as version 6 did."""
 
 VARIANT_VERSIONS: Mapping[str, str] = MappingProxyType({"ismcts-strong": "4"})
 """Variants whose own play changed after the search's: ``ismcts-strong`` 4 takes 2.5
