@@ -7,6 +7,12 @@ finished ahead of (a tie counts half); a deal's score is the mean over its rotat
 equal bots score 0.5. The interval is the normal approximation over deals.
 
 Run ``python -m tools.strength GAME CANDIDATE BASELINE`` to measure.
+
+``--only KIND`` asks where a bot's strength comes from: the candidate then plays only the
+decisions that offer an action of that kind (its tag in the log, such as ``move``), and
+``--rest`` (the heuristic unless named) plays every other decision of the same seat.
+``python -m tools.strength detroit-cleveland ismcts heuristic --only move -o races=1``
+is the search in Detroit-Cleveland's moves alone, the heuristic's bids and cards around it.
 """
 
 from __future__ import annotations
@@ -17,11 +23,13 @@ import statistics
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, get_args
 
-from racedeck.core.bot import BotSpec
+from racedeck.core.bot import Bot, BotSpec
 from racedeck.core.game import AnyGame
-from racedeck.core.model import Options
+from racedeck.core.model import Action, Observation, Options, Result
+from racedeck.core.rng import Rng
 from racedeck.core.runner import run_match
 from racedeck.plugins import load_registry
 
@@ -55,6 +63,74 @@ class Strength:
             f"deals x {self.players} seats; wins {self.wins}/{self.matches}; "
             f"candidate faults {self.faults}"
         )
+
+
+def action_kinds(game: AnyGame) -> tuple[str, ...]:
+    """Return the tags of ``game``'s actions, as its log spells them, in declared order."""
+    return tuple(str(kind.__struct_config__.tag) for kind in get_args(game.action_type))
+
+
+def _kind(action: Action) -> str:
+    return str(type(action).__struct_config__.tag)
+
+
+class Routed(Bot):
+    """One seat played by two bots, split by the kind of decision.
+
+    ``searched`` plays the decisions offering an action of ``kind``, ``rest`` every other;
+    each is told of the match as if it played it all.
+    """
+
+    def __init__(self, kind: str, searched: BotSpec, rest: BotSpec) -> None:
+        self.kind = kind
+        self.searched, self.rest = searched.factory(), rest.factory()
+
+    def bind_game(self, game: AnyGame) -> None:
+        """Give both bots the rules."""
+        self.searched.bind_game(game)
+        self.rest.bind_game(game)
+
+    def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
+        """Start both bots on the seat."""
+        self.searched.start_match(game, seat, players, options)
+        self.rest.start_match(game, seat, players, options)
+
+    def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
+        """Ask ``searched`` where an action of the kind is legal, else ``rest``."""
+        kind = self.kind
+        chosen = self.searched if any(_kind(action) == kind for action in legal) else self.rest
+        return chosen.act(observation, legal, rng)
+
+    def limit_time(self, seconds: float) -> None:
+        """Hold both bots to the seat's time limit."""
+        self.searched.limit_time(seconds)
+        self.rest.limit_time(seconds)
+
+    def end_match(self, result: Result) -> None:
+        """Tell both bots how the match ended."""
+        self.searched.end_match(result)
+        self.rest.end_match(result)
+
+    def close(self) -> None:
+        """Close both bots."""
+        self.searched.close()
+        self.rest.close()
+
+
+def routed(game: AnyGame, kind: str, searched: BotSpec, rest: BotSpec) -> BotSpec:
+    """Return a bot that plays ``game``'s ``kind`` decisions as ``searched``, others as ``rest``.
+
+    Raises ``ValueError`` when ``kind`` is none of the game's actions.
+    """
+    kinds = action_kinds(game)
+    if kind not in kinds:
+        raise ValueError(f"{game.name} has no {kind!r} action (its actions: {', '.join(kinds)})")
+    return BotSpec(
+        name=f"{searched.name} on {kind}, {rest.name} elsewhere",
+        factory=partial(Routed, kind, searched, rest),
+        description=f"{searched.name} at the decisions offering a {kind}, {rest.name} at others",
+        reproducible=searched.reproducible and rest.reproducible,
+    )
 
 
 def seat_score(ranks: Sequence[int], seat: int) -> float:
@@ -107,6 +183,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--quick", action="store_true", help="start from the game's first quick option set"
     )
+    parser.add_argument(
+        "--only",
+        metavar="KIND",
+        help="the candidate plays only the decisions offering an action of this kind",
+    )
+    parser.add_argument(
+        "--rest", default="heuristic", help="with --only: who plays the seat's other decisions"
+    )
     args = parser.parse_args(argv)
     registry = load_registry()
     game = registry.game(args.game)
@@ -116,15 +200,16 @@ def main(argv: list[str] | None = None) -> int:
         raw[key] = int(value) if value.lstrip("-").isdigit() else value
     options = game.parse_options(raw)
     seeds = range(args.first_seed, args.first_seed + args.deals)
+    candidate = registry.bot(args.candidate, game.name)
+    if args.only is not None:
+        try:
+            candidate = routed(game, args.only, candidate, registry.bot(args.rest, game.name))
+        except ValueError as exc:
+            parser.error(f"--only: {exc}")
     strength = measure(
-        game,
-        options,
-        registry.bot(args.candidate, game.name),
-        registry.bot(args.baseline, game.name),
-        args.players,
-        seeds,
+        game, options, candidate, registry.bot(args.baseline, game.name), args.players, seeds
     )
-    print(f"{args.game} {args.players}p {args.candidate} vs {args.baseline}: {strength.describe()}")
+    print(f"{args.game} {args.players}p {candidate.name} vs {args.baseline}: {strength.describe()}")
     return 0
 
 
