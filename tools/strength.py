@@ -24,11 +24,11 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, get_args
+from typing import Any
 
 from racedeck.core.bot import Bot, BotSpec
-from racedeck.core.game import AnyGame
-from racedeck.core.model import Action, Observation, Options, Result
+from racedeck.core.game import AnyGame, action_kinds
+from racedeck.core.model import Action, Observation, Options, Result, action_kind
 from racedeck.core.rng import Rng
 from racedeck.core.runner import run_match
 from racedeck.plugins import load_registry
@@ -65,15 +65,6 @@ class Strength:
         )
 
 
-def action_kinds(game: AnyGame) -> tuple[str, ...]:
-    """Return the tags of ``game``'s actions, as its log spells them, in declared order."""
-    return tuple(str(kind.__struct_config__.tag) for kind in get_args(game.action_type))
-
-
-def _kind(action: Action) -> str:
-    return str(type(action).__struct_config__.tag)
-
-
 class Routed(Bot):
     """One seat played by two bots, split by the kind of decision.
 
@@ -97,9 +88,8 @@ class Routed(Bot):
 
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
         """Ask ``searched`` where an action of the kind is legal, else ``rest``."""
-        kind = self.kind
-        chosen = self.searched if any(_kind(action) == kind for action in legal) else self.rest
-        return chosen.act(observation, legal, rng)
+        offered = any(action_kind(action) == self.kind for action in legal)
+        return (self.searched if offered else self.rest).act(observation, legal, rng)
 
     def limit_time(self, seconds: float) -> None:
         """Hold both bots to the seat's time limit."""

@@ -7,11 +7,12 @@ from collections.abc import Sequence
 import pytest
 
 from racedeck.core.bot import Bot, BotSpec
+from racedeck.core.game import action_kinds
 from racedeck.core.model import Action, Observation, Result
 from racedeck.core.rng import Rng
 from racedeck.core.runner import run_match
 from tests.bots.helpers import REGISTRY
-from tools.strength import action_kinds, main, routed
+from tools.strength import main, routed
 
 DETROIT = REGISTRY.game("detroit-cleveland")
 

@@ -47,8 +47,8 @@ from racedeck.bots.selection import learn
 from racedeck.bots.weighed import Weighing, search_choices
 from racedeck.core.bot import Bot, BotFault
 from racedeck.core.driver import Driver
-from racedeck.core.game import AnyGame
-from racedeck.core.model import Action, Observation, Options
+from racedeck.core.game import AnyGame, action_kinds
+from racedeck.core.model import Action, Observation, Options, action_kind
 from racedeck.core.rng import Rng
 
 __all__ = [
@@ -95,6 +95,8 @@ class Ismcts(Weighing, Bot):
         """With ``Budget.reuse``, the last search's nodes by the seat's observation there."""
         self.last_carried = 0
         """The visits the last decision's root held before it searched (``Budget.reuse``)."""
+        self._unsearched: Bot | None = None
+        """With ``Budget.searched``, the heuristic that decides the seat's other decisions."""
 
     def bind_game(self, game: AnyGame) -> None:
         """Keep the rules to simulate with, and find how to sample the game's hidden parts."""
@@ -108,6 +110,7 @@ class Ismcts(Weighing, Bot):
         self._seat = seat
         self._options = options
         self._sightings = None  # a tree is never carried from one match into another
+        self._unsearched = self._heuristic_elsewhere(game, seat, players, options)
         bias = self.budget.bias
         if bias is None:
             bias = game_bias(game, players) * self.budget.bias_scale
@@ -143,10 +146,45 @@ class Ismcts(Weighing, Bot):
             self._horizon,
         )
 
+    def _heuristic_elsewhere(
+        self, game: str, seat: int, players: int, options: Options
+    ) -> Bot | None:
+        """Return the heuristic that plays the decisions ``Budget.searched`` leaves out.
+
+        None when every decision is searched. Refuses a kind of decision the game does not
+        have, and a game with no heuristic: each would leave the seat playing no one.
+        """
+        kind = self.budget.searched
+        rules = self._game
+        if kind is None or rules is None:
+            return None
+        kinds = action_kinds(rules)
+        if kind not in kinds:
+            raise BotFault(
+                f"ismcts cannot search {game}'s {kind!r} decisions: its actions are "
+                f"{', '.join(kinds)}"
+            )
+        # A heuristic of its own, apart from the advisers the playouts ask.
+        heuristic = started(rules, "heuristic", players, options)
+        if heuristic is None:
+            raise BotFault(f"ismcts cannot leave {game}'s other decisions to its heuristic: none")
+        return heuristic[seat]
+
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
-        """Search within the budget and return the legal action tried most often."""
+        """Search within the budget and return the legal action tried most often.
+
+        With ``Budget.searched``, a decision that offers no action of that kind is the
+        heuristic's, asked at once.
+        """
         if len(legal) == 1:
             return legal[0]
+        unsearched = self._unsearched
+        if unsearched is not None:
+            kind = self.budget.searched
+            if not any(action_kind(action) == kind for action in legal):
+                self.last_simulations = self.last_steps = 0
+                self.last_visits = ()
+                return unsearched.act(observation, legal, rng)
         game, options = self._game, self._options
         assert game is not None and options is not None
         search_rng = random.Random(rng.getrandbits(64))

@@ -73,6 +73,11 @@ def resolve(lookup: Callable[[str], BotSpec], name: str, game: AnyGame | None = 
     if not spec.declared():
         raise BotParameterError(f"bot {base} takes no parameters, got {name!r}")
     tuned = spec.with_parameters(**parse_settings(base, settings))
+    # Parameters that mean something only in a game (a kind of its decisions) say whether
+    # they do there, so a wrong one stops before a match rather than faulting in it.
+    check = getattr(tuned.parameters, "check_game", None)
+    if game is not None and check is not None:
+        check(game)
     return replace(tuned, name=canonical_name(tuned, settings))
 
 

@@ -13,6 +13,8 @@ from types import MappingProxyType
 from typing import ClassVar, Literal
 
 from racedeck.bots.selection import SEALED_RULES, SealedRule
+from racedeck.core.bot import BotParameterError
+from racedeck.core.game import AnyGame, action_kinds
 
 Rollout = Literal["random", "heuristic", "light", "distilled", "guided"]
 """How playouts choose: uniformly, or mostly as the game's heuristic bot would, or as its
@@ -82,6 +84,7 @@ class Budget:
     horizon: int | None = None
     explain: bool = False
     reuse: bool = False
+    searched: str | None = None
 
     __parameter_docs__: ClassVar[dict[str, str]] = {
         "simulations": "playouts a decision (none: no limit)",
@@ -109,7 +112,19 @@ class Budget:
         "reuse": "keep the tree between the seat's decisions: the node its new observation "
         "identifies becomes the root, its statistics kept (else, or where none or several "
         "match, a fresh tree)",
+        "searched": "the one kind of decision searched, by its actions' kind in the log (such "
+        "as Detroit-Cleveland's play): a decision offering none is the game's heuristic's, "
+        "unsearched (none: every decision is searched)",
     }
+
+    def check_game(self, game: AnyGame) -> None:
+        """Raise ``BotParameterError`` unless ``searched`` names a kind of ``game``'s actions."""
+        kinds = action_kinds(game)
+        if self.searched is not None and self.searched not in kinds:
+            raise BotParameterError(
+                f"parameter searched: {game.name} has no {self.searched!r} decisions "
+                f"(its kinds of action: {', '.join(kinds)})"
+            )
 
     @property
     def reproducible(self) -> bool:

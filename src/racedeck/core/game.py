@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import typing
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, final
 
@@ -81,6 +82,12 @@ def redeals(
             continue
         redealt = redeal(state, seat, rng)
         yield state if redealt is None else redealt
+
+
+def action_kinds(game: AnyGame) -> tuple[str, ...]:
+    """Return the kinds of ``game``'s actions (``model.action_kind``), in declared order."""
+    kinds = typing.get_args(game.action_type) or (game.action_type,)
+    return tuple(str(kind.__struct_config__.tag) for kind in kinds)
 
 
 def fields_text(value: msgspec.Struct) -> str:

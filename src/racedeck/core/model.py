@@ -17,6 +17,11 @@ class Action(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """A choice a seat makes; ``decide`` turns a legal one into events."""
 
 
+def action_kind(action: Action) -> str:
+    """Return the kind of ``action``: the tag its game's log names it by (``move``, ``bid``)."""
+    return str(type(action).__struct_config__.tag)
+
+
 class Observation(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """Everything one seat may know at one moment, and nothing more."""
 
