@@ -98,3 +98,12 @@ def test_the_command_line_refuses_it_in_one_line_and_plays_nothing(
         " (its kinds of action: bid, pass, play, move, decline)"
     ]
     assert not list(tmp_path.rglob("*.jsonl")), "no log was begun"
+
+
+def test_a_kind_full_of_markup_and_control_characters_is_refused_escaped() -> None:
+    hostile = "<b>play</b>\x1b[31m\n"
+    with pytest.raises(BotParameterError) as refused:
+        Budget(simulations=3, searched=hostile).check_game(DETROIT)
+    message = str(refused.value)
+    assert "\x1b" not in message and "\n" not in message
+    assert "'<b>play</b>\\x1b[31m\\n'" in message
