@@ -61,14 +61,16 @@ def test_games_and_bots_list_the_registry() -> None:
     assert not human.reproducible
     with pytest.raises(UnknownGameError):
         racedeck.list_bots("chess")
-    # One ismcts a game: Famous 500's, LACORSA's and Wacky Races' own, the general one
-    # elsewhere.
-    for game in ("famous-500", "lacorsa", "wacky-races"):
+    # One ismcts a game: each built-in game's own; the general one plays any other game.
+    games = ("detroit-cleveland", "famous-500", "lacorsa", "wacky-races")
+    for game in games:
         own = [b for b in racedeck.list_bots(game) if b.name == "ismcts"]
         assert [(b.games, b.excluded) for b in own] == [((game,), ())]
-    general = [b for b in racedeck.list_bots("detroit-cleveland") if b.name == "ismcts"]
-    excluded = ("famous-500", "lacorsa", "wacky-races")
-    assert [(b.games, b.excluded) for b in general] == [(None, excluded)]
+    general = [b for b in racedeck.list_bots() if b.name == "ismcts" and b.games is None]
+    assert [set(b.excluded) for b in general] == [set(games)]
+    # Its other variants are the general ones there.
+    strong = [b for b in racedeck.list_bots("detroit-cleveland") if b.name == "ismcts-strong"]
+    assert [(b.games, set(b.excluded)) for b in strong] == [(None, set(games[1:]))]
 
 
 def test_games_and_bots_stay_plain_packages_beside_the_listings() -> None:

@@ -13,6 +13,7 @@ from benchmarks.harness import (
     Ratio,
     RatioMeasurement,
     measure,
+    measure_ratio,
     ratio_line,
     report_line,
 )
@@ -46,17 +47,13 @@ def test_make_bench_reports_seconds_a_match_between_two_runs_of_the_plain_loop()
     assert len(names) == 2 + 7 + 7
     registered = {b.name: b for b in found if isinstance(b, Benchmark) and "registered" in b.name}
     assert len(registered) == 7 and all(b.per_unit for b in registered.values())
-    # Detroit-Cleveland's search match takes up to a minute of a core: timed once, no warm-up.
-    assert {name for name, b in registered.items() if b.repeats == 1} == {
-        "ismcts (registered) vs heuristic: detroit-cleveland, 2 players",
-        "ismcts (registered) vs heuristic: detroit-cleveland, 6 players",
-    }
-    # Famous 500's, LACORSA's and Wacky Races' own budgets, each beside the general one: a
-    # tenth of the time or less.
+    assert all(b.repeats is None for b in registered.values())
+    # Every game's own budgets, each beside the general one: a tenth of the time or less.
     ratios = {r.name: r for r in found if isinstance(r, Ratio)}
     assert set(ratios) == {
         f"{game}: {name} matches a second, its own budget / the general one"
         for game, names in (
+            ("detroit-cleveland", ("ismcts",)),
             ("famous-500", ("ismcts", "ismcts-strong")),
             ("lacorsa", ("ismcts", "ismcts-fast", "ismcts-strong")),
             ("wacky-races", ("ismcts", "ismcts-fast", "ismcts-strong")),
@@ -64,6 +61,10 @@ def test_make_bench_reports_seconds_a_match_between_two_runs_of_the_plain_loop()
         for name in names
     }
     assert all(r.target == 10.0 for r in ratios.values())
+    # Detroit-Cleveland's general search takes a minute of a core a match: timed once.
+    slow = {name for name, r in ratios.items() if r.reference.repeats == 1}
+    assert slow == {"detroit-cleveland: ismcts matches a second, its own budget / the general one"}
+    assert bench_match_cost.general("ismcts", "detroit-cleveland") == "ismcts:searched=none"
     assert bench_match_cost.general("ismcts", "famous-500") == (
         "ismcts:simulations=200,effort=none,horizon=none"
     )
@@ -87,6 +88,24 @@ def test_a_benchmark_with_its_own_repeats_runs_that_often_and_is_not_warmed_up()
     runs.clear()
     assert len(measure(Benchmark("usual", "match", once), 3).rates) == 3
     assert len(runs) == 1 + 3  # a warm-up, then the repeats
+
+
+def test_a_ratio_with_a_side_timed_once_is_timed_once_and_not_warmed_up() -> None:
+    runs: list[str] = []
+
+    def side(name: str) -> Benchmark:
+        def run() -> int:
+            runs.append(name)
+            return 1
+
+        return Benchmark(name, "match", run, repeats=1 if name == "slow" else None)
+
+    found = measure_ratio(Ratio("cost", side("own"), side("slow"), 10.0), 5)
+    assert (len(found.measured), len(found.reference)) == (1, 1)
+    assert runs == ["slow", "own"]
+    runs.clear()
+    found = measure_ratio(Ratio("cost", side("own"), side("usual"), 10.0), 3)
+    assert len(found.measured) == 3 and len(runs) == 2 + 2 * 3  # warm-ups, then turns
 
 
 def test_a_ratio_of_slow_matches_gives_seconds_a_match_on_each_side() -> None:

@@ -60,6 +60,14 @@ def test_a_budget_of_effort_with_a_horizon_is_one_bot_name_away() -> None:
         "ismcts:simulations=none,effort=1,horizon=20",
     )
     assert spec.name == "ismcts:simulations=none,effort=1.0,horizon=20"  # as logs name it
+    # Parameters change only what they name: Detroit-Cleveland's own ``ismcts`` searches
+    # the cards alone, and so does this budget, until ``searched=none`` says otherwise.
+    cards = Budget(simulations=None, effort=1.0, horizon=20, rollout="heuristic", searched="play")
+    assert spec.parameters == cards
+    spec = resolve(
+        lambda name: REGISTRY.bot(name, "detroit-cleveland"),
+        "ismcts:simulations=none,effort=1,horizon=20,searched=none",
+    )
     assert spec.parameters == Budget(simulations=None, effort=1.0, horizon=20, rollout="heuristic")
 
 

@@ -74,7 +74,13 @@ def _fingerprinted(game_name: str, players: int, bot: str = "ismcts", **paramete
     The budget is the general one (whole heuristic playouts), in a game that registers its
     own too.
     """
-    general = {"effort": "none", "horizon": "none", "rollout": "heuristic", "bias": "none"}
+    general = {
+        "effort": "none",
+        "horizon": "none",
+        "rollout": "heuristic",
+        "bias": "none",
+        "searched": "none",
+    }
     search = REGISTRY.bot(bot, game_name).with_parameters(
         simulations=_BUDGETS[game_name, players], **{**general, **parameters}
     )
@@ -135,10 +141,24 @@ def test_a_games_own_budget_is_the_general_search_with_that_budget_set() -> None
                 for field, value in vars(budget).items()
                 if value != getattr(general, field)
             }
-            assert set(changed) <= {"simulations", "effort", "horizon", "rollout", "bias"}, changed
-            spelled = {k: "none" if v is None else str(v) for k, v in changed.items()}
-            generic = REGISTRY.bot(name, "detroit-cleveland").with_parameters(**spelled)
-            assert generic.parameters == budget
+            tuned = {"simulations", "effort", "horizon", "rollout", "bias", "searched"}
+            assert set(changed) <= tuned, changed
+            # Spelled on any other game's own budget, the same parameters reach it.
+            for other in GAME_BUDGETS:
+                spec = REGISTRY.bot(name, other)
+                fields = {*changed, *_changed(spec.parameters, general)}
+                spelled = {k: _spelled(getattr(budget, k)) for k in fields}
+                assert spec.with_parameters(**spelled).parameters == budget, (other, spelled)
+
+
+def _changed(budget: object, general: object) -> set[str]:
+    """Return the fields of ``budget`` that differ from the general ``general``."""
+    return {k for k, v in vars(budget).items() if v != getattr(general, k)}
+
+
+def _spelled(value: object) -> str:
+    """Return a parameter's value as a user spells it after ``name:``."""
+    return "none" if value is None else str(value)
 
 
 @pytest.mark.parametrize(("game_name", "players"), sorted(FINGERPRINTS))
@@ -239,6 +259,9 @@ def test_a_log_of_the_searchs_version_1_is_refused_by_name_not_by_a_divergence(
 
 
 OWN_FINGERPRINTS = {
+    ("detroit-cleveland", "ismcts"): (
+        "f2e832f7beeaffb1821892d41dd3958dc1c0608148e8b45aadd8ddf79d4f9048"
+    ),
     ("famous-500", "ismcts"): "8ff5a4e9b6035887fc95214d32868ab0ba92e40857a3f68b50a069a8a52e9c05",
     ("famous-500", "ismcts-strong"): (
         "8e48f8c77e02785577972f7d4c958b943900cc52fef29a6c06ba2a6e2fdf6f40"
@@ -257,12 +280,14 @@ the heuristic, two players, seed 3, at the versions of ``OWN_VERSIONS`` (and of
 ``OWN_VARIANT_VERSIONS`` for a variant that has its own)."""
 
 OWN_VERSIONS: dict[str, tuple[str, str | None]] = {
+    "detroit-cleveland": ("5", None),
     "famous-500": ("6", None),
     "lacorsa": ("7", "1"),
     "wacky-races": ("8", "1"),
 }
 """Per game, the version of its own searches and of the learned policy they play with
-(None: they play without it, Famous 500's budgets of effort)."""
+(None: they play without it: Famous 500's budgets of effort, Detroit-Cleveland's search
+of the cards alone)."""
 
 GUIDED = [game for game, (_, policy) in OWN_VERSIONS.items() if policy is not None]
 """The games whose own searches play with their learned policy."""

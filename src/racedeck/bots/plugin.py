@@ -93,6 +93,19 @@ GAME_BUDGETS: Mapping[str, Mapping[str, tuple[Budget, str]]] = MappingProxyType(
                 ),
             }
         ),
+        # Detroit-Cleveland's search earns its edge over the heuristic in which card to
+        # play; searching the bids and the moves costs two thirds of its time and gains
+        # nothing, so its ``ismcts`` searches the cards alone and the heuristic bids and
+        # moves (docs/bots.md, "Where Detroit-Cleveland's search earns its edge").
+        "detroit-cleveland": MappingProxyType(
+            {
+                "ismcts": (
+                    Budget(simulations=200, rollout="heuristic", searched="play"),
+                    "200 simulations at each card played, heuristic playouts; the "
+                    "heuristic bids and moves",
+                ),
+            }
+        ),
         # LACORSA's learned policy plays about as well as 200 simulations of the
         # heuristic-guided search by itself, so a few simulations guided by it hold that
         # strength, for a tenth of the time (docs/bots.md, "A learned policy", with the
@@ -130,7 +143,7 @@ budget is still reachable there by its parameters
 """
 
 GAME_BUDGET_VERSIONS: Mapping[str, str] = MappingProxyType(
-    {"famous-500": "6", "lacorsa": "7", "wacky-races": "8"}
+    {"detroit-cleveland": "5", "famous-500": "6", "lacorsa": "7", "wacky-races": "8"}
 )
 """The version of each game's own budgets (``GAME_BUDGETS``): their play is not the general
 one's. LACORSA's searches play with its learned policy: version 7 with the policy's
