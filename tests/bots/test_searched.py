@@ -5,45 +5,38 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from racedeck.bots.ismcts import Budget, Ismcts
 from racedeck.cli.app import main
-from racedeck.core.bot import Bot, BotFault, BotParameterError, BotSpec
+from racedeck.core.bot import BotFault, BotParameterError, BotSpec
 from racedeck.core.errors import EXIT_BAD_INPUT
-from racedeck.core.model import Action, Observation, Options, action_kind
+from racedeck.core.model import Action, Observation, action_kind
 from racedeck.core.rng import Rng
 from racedeck.core.runner import run_match
 from tests.bots.helpers import REGISTRY
+from tools.strength import Routed
 
 DETROIT = REGISTRY.game("detroit-cleveland")
 ONE_RACE = DETROIT.parse_options({"races": 1})
 
 
-class _Watched(Bot):
+class _Watched(Routed):
     """``ismcts:simulations=3,searched=play``, with a heuristic of its own beside it.
 
     The heuristic is asked each decision the search leaves out, with a copy of the
-    seat's generator, before the search answers it: the two must choose alike.
+    seat's generator, before the search answers it: the two must choose alike. (The
+    two bots are started as ``tools.strength``'s split seat starts its pair.)
     """
 
     def __init__(self, record: dict[str, int]) -> None:
-        self.search = REGISTRY.bot("ismcts:simulations=3,searched=play", DETROIT.name).factory()
-        self.mirror = REGISTRY.bot("heuristic", DETROIT.name).factory()
+        search = REGISTRY.bot("ismcts:simulations=3,searched=play", DETROIT.name)
+        super().__init__("play", search, REGISTRY.bot("heuristic", DETROIT.name))
         self.record = record
 
-    def bind_game(self, game: Any) -> None:
-        self.search.bind_game(game)
-        self.mirror.bind_game(game)
-
-    def start_match(self, game: str, seat: int, players: int, options: Options) -> None:
-        self.search.start_match(game, seat, players, options)
-        self.mirror.start_match(game, seat, players, options)
-
     def act(self, observation: Observation, legal: Sequence[Action], rng: Rng) -> Action:
-        search = self.search
+        search = self.searched
         assert isinstance(search, Ismcts)
         if len(legal) == 1:
             return search.act(observation, legal, rng)
@@ -54,7 +47,7 @@ class _Watched(Bot):
             return chosen
         copy = random.Random()
         copy.setstate(rng.getstate())
-        expected = self.mirror.act(observation, legal, copy)
+        expected = self.rest.act(observation, legal, copy)
         chosen = search.act(observation, legal, rng)
         assert chosen == expected, "a bid or a move is the heuristic's"
         assert search.last_simulations == 0 and search.last_visits == ()
