@@ -11,8 +11,8 @@ search of the cards alone), each variant's match with its own budget is timed be
 same match with the general budget, the parameters that set it back: matches a second,
 own over general. A tenth of the time (10 or more) is the target; Famous 500's ``ismcts``
 takes a quarter and Detroit-Cleveland's a fifth, the cheapest budgets the gates found as
-strong (``docs/bots.md``). Detroit-Cleveland's general ``ismcts`` takes about a minute of
-a core a match, so that pair is timed once (``ONCE``), with no warm-up.
+strong (``docs/bots.md``). Detroit-Cleveland's general searches take from ten seconds to
+minutes of a core a match, so its pairs are timed once (``ONCE``), with no warm-up.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ PLAIN_LOOP_RACES = 300
 EFFORT_BOT = "ismcts:simulations=none,effort=1,horizon=20"
 """The cheaper search timed beside the registered one: effort 1, playouts cut at 20 steps."""
 ONCE = frozenset({"detroit-cleveland"})
-"""The games whose match with the general ``ismcts`` is timed once: a minute of a core."""
+"""The games whose matches with the general searches are timed once: minutes of a core."""
 
 
 def _one_match(game: str, bot: str, players: int) -> int:

@@ -61,16 +61,14 @@ def test_games_and_bots_list_the_registry() -> None:
     assert not human.reproducible
     with pytest.raises(UnknownGameError):
         racedeck.list_bots("chess")
-    # One ismcts a game: each built-in game's own; the general one plays any other game.
+    # One of each search a game: each built-in game's own; the general one plays any other.
     games = ("detroit-cleveland", "famous-500", "lacorsa", "wacky-races")
-    for game in games:
-        own = [b for b in racedeck.list_bots(game) if b.name == "ismcts"]
-        assert [(b.games, b.excluded) for b in own] == [((game,), ())]
-    general = [b for b in racedeck.list_bots() if b.name == "ismcts" and b.games is None]
-    assert [set(b.excluded) for b in general] == [set(games)]
-    # Its other variants are the general ones there.
-    strong = [b for b in racedeck.list_bots("detroit-cleveland") if b.name == "ismcts-strong"]
-    assert [(b.games, set(b.excluded)) for b in strong] == [(None, set(games[1:]))]
+    for name in ("ismcts-fast", "ismcts", "ismcts-strong"):
+        for game in games:
+            own = [b for b in racedeck.list_bots(game) if b.name == name]
+            assert [(b.games, b.excluded) for b in own] == [((game,), ())], (name, game)
+        general = [b for b in racedeck.list_bots() if b.name == name and b.games is None]
+        assert [set(b.excluded) for b in general] == [set(games)]
 
 
 def test_games_and_bots_stay_plain_packages_beside_the_listings() -> None:

@@ -265,7 +265,10 @@ def test_detroit_cleveland_search_leaves_the_heuristics_choice_only_on_evidence(
     """
     game = REGISTRY.game("detroit-cleveland")
     options = game.parse_options({"races": 1})
-    search = REGISTRY.bot("ismcts-fast", "detroit-cleveland").with_parameters(simulations=20)
+    # The general search, which searches the bids as well as the cards, to the race's end.
+    search = REGISTRY.bot("ismcts-fast", "detroit-cleveland").with_parameters(
+        simulations="20", horizon="none", searched="none"
+    )
     decisions = list(islice(_heuristic_decisions("detroit-cleveland", options, 1, 10), 10))
     assert len(decisions) == 10
 

@@ -53,18 +53,27 @@ def test_make_bench_reports_seconds_a_match_between_two_runs_of_the_plain_loop()
     assert set(ratios) == {
         f"{game}: {name} matches a second, its own budget / the general one"
         for game, names in (
-            ("detroit-cleveland", ("ismcts",)),
-            ("famous-500", ("ismcts", "ismcts-strong")),
+            ("detroit-cleveland", ("ismcts", "ismcts-fast", "ismcts-strong")),
+            ("famous-500", ("ismcts", "ismcts-fast", "ismcts-strong")),
             ("lacorsa", ("ismcts", "ismcts-fast", "ismcts-strong")),
             ("wacky-races", ("ismcts", "ismcts-fast", "ismcts-strong")),
         )
         for name in names
     }
     assert all(r.target == 10.0 for r in ratios.values())
-    # Detroit-Cleveland's general search takes a minute of a core a match: timed once.
+    # Detroit-Cleveland's general searches take a minute of a core a match or more: timed once.
     slow = {name for name, r in ratios.items() if r.reference.repeats == 1}
-    assert slow == {"detroit-cleveland: ismcts matches a second, its own budget / the general one"}
+    assert slow == {
+        f"detroit-cleveland: {name} matches a second, its own budget / the general one"
+        for name in ("ismcts", "ismcts-fast", "ismcts-strong")
+    }
     assert bench_match_cost.general("ismcts", "detroit-cleveland") == "ismcts:searched=none"
+    assert bench_match_cost.general("ismcts-fast", "detroit-cleveland") == (
+        "ismcts-fast:simulations=50,horizon=none,searched=none"
+    )
+    assert bench_match_cost.general("ismcts-fast", "famous-500") == (
+        "ismcts-fast:simulations=50,effort=none,rollout=heuristic,bias=none,horizon=none"
+    )
     assert bench_match_cost.general("ismcts", "famous-500") == (
         "ismcts:simulations=200,effort=none,horizon=none"
     )

@@ -27,6 +27,7 @@ from racedeck.bots.plugin import (
     GAME_BUDGETS,
     GAME_VARIANT_VERSIONS,
     ISMCTS_BUDGETS,
+    LEARNED_BIAS,
     SEARCH_VERSION,
     STRONG_BIAS_SCALE,
     VARIANT_VERSIONS,
@@ -207,9 +208,11 @@ EFFORT_BUDGET = {
     "horizon": "20",
     "rollout": "heuristic",
     "bias": "none",
+    "searched": "none",
 }
 """A budget of effort with playouts cut at a horizon, as a user sets it:
-``ismcts-fast:simulations=none,effort=0.25,horizon=20`` (the trials' ``ismcts-fast``)."""
+``ismcts-fast:simulations=none,effort=0.25,horizon=20`` (the trials' ``ismcts-fast``), on
+the general search (each built-in game's own ``ismcts-fast`` differs in the other fields)."""
 
 
 @pytest.mark.parametrize(("game_name", "players"), sorted(EFFORT_FINGERPRINTS))
@@ -262,6 +265,12 @@ OWN_FINGERPRINTS = {
     ("detroit-cleveland", "ismcts"): (
         "f2e832f7beeaffb1821892d41dd3958dc1c0608148e8b45aadd8ddf79d4f9048"
     ),
+    ("detroit-cleveland", "ismcts-fast"): (
+        "b46b1584b09fddccaeb75b131200408e95ed4e8ab15eafc5f37daaf66266bbf0"
+    ),
+    ("famous-500", "ismcts-fast"): (
+        "568b58f31b0b827521f5ec3a406cf627cc7b6f0607fb11fefff7dc34aafa32c0"
+    ),
     ("famous-500", "ismcts"): "8ff5a4e9b6035887fc95214d32868ab0ba92e40857a3f68b50a069a8a52e9c05",
     ("famous-500", "ismcts-strong"): (
         "8e48f8c77e02785577972f7d4c958b943900cc52fef29a6c06ba2a6e2fdf6f40"
@@ -275,9 +284,12 @@ OWN_FINGERPRINTS = {
         "b889b5aeb833248365a41e5f1892cd34465bfe973f2ba3d879f3b71c51015354"
     ),
 }
-"""sha256 of the events of a game's own ``ismcts`` and ``ismcts-strong`` in seat 0 against
-the heuristic, two players, seed 3, at the versions of ``OWN_VERSIONS`` (and of
-``OWN_VARIANT_VERSIONS`` for a variant that has its own)."""
+"""sha256 of the events of a game's own searches in seat 0 against the heuristic, two
+players, seed 3, at the versions of ``OWN_VERSIONS`` (and of ``OWN_VARIANT_VERSIONS`` for a
+variant that has its own). LACORSA's and Wacky Races' ``ismcts-fast`` play their policy's
+choice (the test below); Detroit-Cleveland's ``ismcts-strong``, a match of minutes, is its
+``ismcts`` with other numbers (``test_detroit_cleveland_s_own_strong_search_is_its_ismcts_
+with_more_simulations``)."""
 
 OWN_VERSIONS: dict[str, tuple[str, str | None]] = {
     "detroit-cleveland": ("5", None),
@@ -286,8 +298,9 @@ OWN_VERSIONS: dict[str, tuple[str, str | None]] = {
     "wacky-races": ("8", "1"),
 }
 """Per game, the version of its own searches and of the learned policy they play with
-(None: they play without it: Famous 500's budgets of effort, Detroit-Cleveland's search
-of the cards alone)."""
+(None: they play without it: Famous 500's budgets of effort, whose ``ismcts-fast`` alone
+tries the policy's favourite first, its fingerprint pinning that; Detroit-Cleveland's
+searches of the cards alone)."""
 
 GUIDED = [game for game, (_, policy) in OWN_VERSIONS.items() if policy is not None]
 """The games whose own searches play with their learned policy."""
@@ -304,7 +317,8 @@ def test_a_games_own_searches_play_what_their_version_names(game_name: str, name
     """A game's own searches play what their version names: a change to their budget or
     to the search changes their play, and their version with it. LACORSA's and Wacky
     Races' are guided by their learned policies, so new weights (a new policy version)
-    change it too; Famous 500's are budgets of effort that do not ask its policy."""
+    change it too; Famous 500's are budgets of effort, of which only ``ismcts-fast`` asks
+    its policy (so new weights change its fingerprint)."""
     own, learned = OWN_VERSIONS[game_name]
     assert GAME_BUDGET_VERSIONS[game_name] == own
     if learned is not None:
@@ -321,6 +335,33 @@ def test_a_games_own_searches_play_what_their_version_names(game_name: str, name
         f"{game_name}'s own {name} plays differently from version {version}: give it a "
         f"new version (GAME_VARIANT_VERSIONS) and record {played}"
     )
+
+
+def test_detroit_cleveland_s_own_strong_search_is_its_ismcts_with_more_simulations() -> None:
+    """Detroit-Cleveland's ``ismcts-strong`` is its ``ismcts`` (whose play the fingerprints
+    pin, at the same version) with 500 simulations and the strong bias scale: the same
+    search of the cards alone, so a change to that search changes both and the game's
+    version with them."""
+    strong = REGISTRY.bot("ismcts-strong", "detroit-cleveland")
+    search = REGISTRY.bot("ismcts", "detroit-cleveland")
+    assert strong.version == search.version == OWN_VERSIONS["detroit-cleveland"][0]
+    spelled = search.with_parameters(simulations="500", bias_scale=str(STRONG_BIAS_SCALE))
+    assert strong.parameters == spelled.parameters
+    assert getattr(strong.parameters, "searched", None) == "play"
+
+
+def test_famous_500_s_own_fast_search_is_a_budget_of_effort_guided_by_its_policy() -> None:
+    """Famous 500's ``ismcts-fast``: 70 steps a decision, cut at 20, the policy's favourite
+    first. Its few playouts seldom outvote the favourite (seed 3's match is the policy's
+    choice throughout, at effort 0.05 to 0.3 alike), so the budget is pinned here, the
+    play by its fingerprint."""
+    fast = REGISTRY.bot("ismcts-fast", "famous-500")
+    assert fast.version == OWN_VERSIONS["famous-500"][0]
+    spelled = REGISTRY.bot("ismcts", "famous-500").with_parameters(
+        effort="0.1", rollout="guided", bias=str(LEARNED_BIAS)
+    )
+    assert fast.parameters == spelled.parameters
+    assert REGISTRY.bot("distilled", "famous-500").version == "1"
 
 
 @pytest.mark.parametrize(("game_name", "players"), [(g, p) for g in GUIDED for p in (2, 6)])

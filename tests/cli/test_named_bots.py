@@ -115,7 +115,7 @@ def test_bots_json_lists_each_bots_parameters_and_defaults(
     assert bots["random"]["parameters"] == []
     code, out, _err = run(["bots", "--game", "detroit-cleveland"], capsys)
     assert code == 0
-    assert "parameters: ismcts-strong:simulations=1000,steps=none," in out
+    assert "parameters: ismcts-strong:simulations=500,steps=none," in out
     code, out, _err = run(["bots", "--game", "wacky-races"], capsys)
     assert code == 0
     assert "parameters: ismcts-strong:simulations=60,steps=none," in out
@@ -127,7 +127,7 @@ def test_bots_json_lists_each_bots_parameters_and_defaults(
     code, out, _err = run(["bots"], capsys)
     assert code == 0
     general = next(line for line in out.splitlines() if line.startswith("ismcts-strong "))
-    assert "every game but famous-500, lacorsa, wacky-races" in general
+    assert "every game but detroit-cleveland, famous-500, lacorsa, wacky-races" in general
 
 
 def test_a_program_is_seated_by_command_or_by_path_without_a_plugin_file(

@@ -120,25 +120,23 @@ def test_a_bot_for_every_game_but_some_leaves_those_to_a_registration_of_their_o
         registry.add_bot(spec(games=("c",), excluded=("d",)))
 
 
+BUILT_IN_GAMES = ("detroit-cleveland", "famous-500", "lacorsa", "wacky-races")
+
+
 def test_famous_500_plays_its_own_search_budgets_and_other_games_the_general_ones() -> None:
     """(LACORSA and Wacky Races play budgets of their own too: their ``test_policy.py``;
-    Detroit-Cleveland its own ``ismcts``, which searches the cards alone.)"""
+    Detroit-Cleveland its own, which search the cards alone.)"""
     registry = load_registry(entry_points=False)
-    for name in ("ismcts", "ismcts-strong"):
+    for name in ("ismcts-fast", "ismcts", "ismcts-strong"):
         own = registry.bot(name, "famous-500")
         assert own.games == ("famous-500",) and own.parameters.horizon == 20
         general = next(s for s in registry.bots if s.name == name and s.games is None)
-        cards = name == "ismcts"
-        assert set(general.excluded) == {"famous-500", "lacorsa", "wacky-races"} | (
-            {"detroit-cleveland"} if cards else set()
-        )
-        assert (registry.bot(name, "detroit-cleveland") is general) is not cards
+        assert set(general.excluded) == set(BUILT_IN_GAMES)
+        assert registry.bot(name, "detroit-cleveland").parameters.searched == "play"
         assert general.parameters.horizon is None and general.version != own.version
         # The general budget is a parameter away there, as docs/bots.md spells it.
         spelled = registry.bot(general_budget(name, "famous-500"), "famous-500")
         assert spelled.parameters == ISMCTS_BUDGETS[name][0] and spelled.version == own.version
-    # ismcts-fast has no budget of its own there: a tenth of its time played far worse.
-    assert registry.bot("ismcts-fast", "famous-500").games is None
     # A third-party plugin still cannot take the name for a game the built-ins cover.
     with pytest.raises(PluginError, match="two plugins register a bot 'ismcts'"):
         registry.add_bot(

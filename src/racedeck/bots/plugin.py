@@ -91,6 +91,20 @@ GAME_BUDGETS: Mapping[str, Mapping[str, tuple[Budget, str]]] = MappingProxyType(
                     ),
                     "2800 forward-model steps a decision (effort 4), playouts cut at 20",
                 ),
+                # A tenth of the general ``ismcts-fast``'s time leaves some 70 steps a
+                # decision: a few playouts cut at 20, each decision's first try the
+                # learned policy's choice (docs/bots.md, "The fast searches at a tenth").
+                "ismcts-fast": (
+                    Budget(
+                        simulations=None,
+                        effort=0.1,
+                        horizon=20,
+                        rollout="guided",
+                        bias=LEARNED_BIAS,
+                    ),
+                    "70 forward-model steps a decision (effort 0.1), playouts cut at 20, "
+                    "guided by the learned policy",
+                ),
             }
         ),
         # Detroit-Cleveland's search earns its edge over the heuristic in which card to
@@ -102,6 +116,24 @@ GAME_BUDGETS: Mapping[str, Mapping[str, tuple[Budget, str]]] = MappingProxyType(
                 "ismcts": (
                     Budget(simulations=200, rollout="heuristic", searched="play"),
                     "200 simulations at each card played, heuristic playouts; the "
+                    "heuristic bids and moves",
+                ),
+                # At a tenth of the general ``ismcts-fast``'s time, 40 simulations of
+                # the cards with playouts cut at 20 beat 25 whole ones (docs/bots.md,
+                # "The fast searches at a tenth").
+                "ismcts-fast": (
+                    Budget(simulations=40, rollout="heuristic", horizon=20, searched="play"),
+                    "40 simulations at each card played, playouts cut at 20; the heuristic "
+                    "bids and moves",
+                ),
+                "ismcts-strong": (
+                    Budget(
+                        simulations=500,
+                        rollout="heuristic",
+                        bias_scale=STRONG_BIAS_SCALE,
+                        searched="play",
+                    ),
+                    "500 simulations at each card played, heuristic playouts; the "
                     "heuristic bids and moves",
                 ),
             }
@@ -200,7 +232,7 @@ def racedeck_register_bots(register: Callable[[BotSpec], None]) -> None:
     """Register the random, ISMCTS and human bots for every game."""
     register(BotSpec(name="random", factory=RandomBot, description="uniform over legal actions"))
     for name, (budget, what) in ISMCTS_BUDGETS.items():
-        own = tuple(game for game, budgets in GAME_BUDGETS.items() if name in budgets)
+        own = tuple(sorted(game for game, budgets in GAME_BUDGETS.items() if name in budgets))
         register(_search(name, budget, what, VARIANT_VERSIONS.get(name, SEARCH_VERSION), own))
         for game in own:
             game_budget, game_what = GAME_BUDGETS[game][name]
