@@ -92,10 +92,18 @@ def test_the_hour_plan_plays_every_rung_of_every_table_with_fewer_deals_where_it
         for players in ladder.table_sizes(game):
             for rung in RUNGS[1:]:
                 assert ladder.deals_for(game, players, rung, full=False) >= 1, (game, players)
+    # Every table fits at its defaults now; a plan, where one is set, plays fewer deals.
     assert ladder.deals_for("detroit-cleveland", 6, "ismcts-strong", full=False) == 1
-    assert ladder.deals_for("detroit-cleveland", 2, "ismcts-strong", full=False) == 1
-    assert ladder.deals_for("detroit-cleveland", 2, "ismcts-strong", full=True) == 4
+    assert ladder.deals_for("detroit-cleveland", 2, "ismcts-strong", full=False) == 4
     assert ladder.deals_for("lacorsa", 2, "ismcts", full=False) == 8
+    original = dict(ladder.HOUR_PLAN)
+    ladder.HOUR_PLAN[("detroit-cleveland", 2)] = dict(ladder.DEALS, **{"ismcts-strong": 1})
+    try:
+        assert ladder.deals_for("detroit-cleveland", 2, "ismcts-strong", full=False) == 1
+        assert ladder.deals_for("detroit-cleveland", 2, "ismcts-strong", full=True) == 4
+    finally:
+        ladder.HOUR_PLAN.clear()
+        ladder.HOUR_PLAN.update(original)
 
 
 def test_a_row_the_plan_leaves_out_is_named_in_the_table() -> None:
