@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import partial
 from types import MappingProxyType
 
@@ -70,6 +71,18 @@ def _guided_by_policy(strong: Budget, what: str) -> Mapping[str, tuple[Budget, s
     )
 
 
+def _cards_alone(name: str, playouts: str, **changes: int) -> tuple[Budget, str]:
+    """Return variant ``name``'s general budget searching only the cards played, ``changes`` set.
+
+    Detroit-Cleveland's bids and moves go to its heuristic at once (``searched="play"``);
+    everything not changed, ``ismcts-strong``'s bias scale included, is the general one's.
+    """
+    general, _ = ISMCTS_BUDGETS[name]
+    budget = replace(general, searched="play", **changes)  # type: ignore[arg-type]
+    what = f"{budget.simulations} simulations at each card played, {playouts}"
+    return budget, f"{what}; the heuristic bids and moves"
+
+
 GAME_BUDGETS: Mapping[str, Mapping[str, tuple[Budget, str]]] = MappingProxyType(
     {
         # Famous 500's playouts are long and its evaluation orders seven pairs of seats in
@@ -113,28 +126,15 @@ GAME_BUDGETS: Mapping[str, Mapping[str, tuple[Budget, str]]] = MappingProxyType(
         # moves (docs/bots.md, "Where Detroit-Cleveland's search earns its edge").
         "detroit-cleveland": MappingProxyType(
             {
-                "ismcts": (
-                    Budget(simulations=200, rollout="heuristic", searched="play"),
-                    "200 simulations at each card played, heuristic playouts; the "
-                    "heuristic bids and moves",
-                ),
+                "ismcts": _cards_alone("ismcts", "heuristic playouts"),
                 # At a tenth of the general ``ismcts-fast``'s time, 40 simulations of
                 # the cards with playouts cut at 20 beat 25 whole ones (docs/bots.md,
                 # "The fast searches at a tenth").
-                "ismcts-fast": (
-                    Budget(simulations=40, rollout="heuristic", horizon=20, searched="play"),
-                    "40 simulations at each card played, playouts cut at 20; the heuristic "
-                    "bids and moves",
+                "ismcts-fast": _cards_alone(
+                    "ismcts-fast", "playouts cut at 20", simulations=40, horizon=20
                 ),
-                "ismcts-strong": (
-                    Budget(
-                        simulations=500,
-                        rollout="heuristic",
-                        bias_scale=STRONG_BIAS_SCALE,
-                        searched="play",
-                    ),
-                    "500 simulations at each card played, heuristic playouts; the "
-                    "heuristic bids and moves",
+                "ismcts-strong": _cards_alone(
+                    "ismcts-strong", "heuristic playouts", simulations=500
                 ),
             }
         ),
