@@ -122,6 +122,8 @@ def test_a_ratio_of_slow_matches_gives_seconds_a_match_on_each_side() -> None:
     general = Benchmark("general", "match", lambda: 1)
     line = ratio_line(RatioMeasurement(Ratio("cost", own, general, 10.0), (2.0,), (0.2,)))
     assert "(0.50 against 5.00 s/match; ratios 10.00-10.00)" in line and line.endswith("ok")
+    line = ratio_line(RatioMeasurement(Ratio("cost", own, general, 10.0), (14.0,), (1.1,)))
+    assert "(0.07 against 0.91 s/match;" in line
     fast = Benchmark("fold", "events", lambda: 1)
     line = ratio_line(RatioMeasurement(Ratio("fold", fast, fast), (30_000.0,), (10_000.0,)))
     assert "(30,000 against 10,000 events/s;" in line
