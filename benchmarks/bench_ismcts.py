@@ -7,6 +7,7 @@ with uniformly random playouts and with playouts guided by the game's heuristic.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from benchmarks import lacorsa_reference
 from benchmarks.harness import Benchmark, Ratio
 from racedeck.bots.ismcts import Budget, Ismcts
+from racedeck.bots.plugin import GAME_BUDGETS, ISMCTS_BUDGETS
 from racedeck.bots.sampling import sampler_for
 from racedeck.core.bot import Bot
 from racedeck.core.model import ENGINE, Action, Observation
@@ -81,13 +83,32 @@ def _searcher(
     the search's own policy, which no public parameter reaches): what is left is the
     game's steps, the ceiling of any playout policy's rate.
     """
+    budget = Budget(simulations=simulations, rollout=rollout, horizon=horizon)
+    return _budget_searcher(name, budget, decisions, free_policy)
+
+
+def _registered(name: str, simulations: int) -> Budget:
+    """Return the budget of ``name``'s registered ``ismcts`` counted in ``simulations``.
+
+    Its playouts, horizon and bias as registered; the limit a number of simulations
+    (not the game's steps), and every decision searched (Detroit-Cleveland's searches only
+    its cards, which the first decision points of a match, its bids, do not offer; a
+    simulation costs the same whichever decision it searches).
+    """
+    budget, _what = GAME_BUDGETS.get(name, ISMCTS_BUDGETS)["ismcts"]
+    return dataclasses.replace(
+        budget, simulations=simulations, steps=None, effort=None, seconds=None, searched=None
+    )
+
+
+def _budget_searcher(name: str, budget: Budget, decisions: int, free_policy: bool = False) -> Any:
+    """Return a run of searches of ``budget`` from each of the first ``decisions`` points."""
     game = _registry.game(name)
     points = _decision_points(name)[:decisions]
 
     def run() -> int:
         total = 0
         for observation, legal, seat, players, options in points:
-            budget = Budget(simulations=simulations, rollout=rollout, horizon=horizon)
             bot = Ismcts(budget)
             bot.bind_game(game)
             bot.start_match(name, seat, players, options)
@@ -106,9 +127,10 @@ def _plain_loop() -> int:
 
 
 def _shares(games: list[str]) -> list[Ratio]:
-    """Heuristic playouts' simulations a second as a share of the plain loop's races a
-    second, side by side: full playouts (the registered searches) and cut at a horizon of 20
-    steps (``horizon=20``, the budgets of effort measured in docs/bots.md)."""
+    """Simulations a second as a share of the plain loop's races a second, side by side:
+    heuristic playouts played out in full (the old default ``ismcts``), the same cut at a
+    horizon of 20 steps (``horizon=20``, the budgets of effort measured in docs/bots.md),
+    and each game's registered ``ismcts`` (its own playouts and horizon)."""
     return [
         Ratio(
             f"ismcts: {name}, heuristic playouts{label} / plain loop",
@@ -117,6 +139,16 @@ def _shares(games: list[str]) -> list[Ratio]:
         )
         for name in games
         for label, horizon in (("", None), (", horizon 20", 20))
+    ] + [
+        # The registered ``ismcts``'s own simulations beside the old default's (the full
+        # heuristic playouts above), both as shares of the same plain loop: what a
+        # simulation of each costs, measured in the same run.
+        Ratio(
+            f"ismcts: {name}, the registered ismcts's playouts / plain loop",
+            Benchmark("ismcts", "sims", _budget_searcher(name, _registered(name, 50), 4)),
+            Benchmark("plain loop", "races", _plain_loop),
+        )
+        for name in games
     ]
 
 
