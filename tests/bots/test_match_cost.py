@@ -129,6 +129,14 @@ def test_a_ratio_of_slow_matches_gives_seconds_a_match_on_each_side() -> None:
     assert "(30,000 against 10,000 events/s;" in line
 
 
+def test_a_share_under_a_tenth_keeps_three_decimals() -> None:
+    """Detroit-Cleveland's 127 simulations a second beside 8,836 races is 0.014, not 0.01."""
+    sims = Benchmark("ismcts", "sims", lambda: 1)
+    loop = Benchmark("plain loop", "races", lambda: 1)
+    line = ratio_line(RatioMeasurement(Ratio("share", sims, loop), (127.0,), (8_836.0,)))
+    assert " 0.014 x  (127 against 8,836 sims/s; ratios 0.014-0.014)" in line
+
+
 def test_a_match_played_in_a_tree_of_its_own_ends_as_one_played_here() -> None:
     """``--against`` plays each side in a fresh process of its tree: the same match."""
     import json
