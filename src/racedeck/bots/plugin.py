@@ -71,14 +71,22 @@ def _guided_by_policy(strong: Budget, what: str) -> Mapping[str, tuple[Budget, s
     )
 
 
-def _cards_alone(name: str, playouts: str, **changes: int) -> tuple[Budget, str]:
-    """Return variant ``name``'s general budget searching only the cards played, ``changes`` set.
+def _cards_alone(
+    name: str, playouts: str, *, simulations: int | None = None, horizon: int | None = None
+) -> tuple[Budget, str]:
+    """Return variant ``name``'s general budget searching only the cards played.
 
     Detroit-Cleveland's bids and moves go to its heuristic at once (``searched="play"``);
-    everything not changed, ``ismcts-strong``'s bias scale included, is the general one's.
+    ``simulations`` and ``horizon`` replace the general ones when given, and everything
+    else, ``ismcts-strong``'s bias scale included, is the general one's.
     """
     general, _ = ISMCTS_BUDGETS[name]
-    budget = replace(general, searched="play", **changes)  # type: ignore[arg-type]
+    budget = replace(
+        general,
+        searched="play",
+        simulations=general.simulations if simulations is None else simulations,
+        horizon=general.horizon if horizon is None else horizon,
+    )
     what = f"{budget.simulations} simulations at each card played, {playouts}"
     return budget, f"{what}; the heuristic bids and moves"
 
