@@ -13,6 +13,15 @@ tree (``git archive``, as ``benchmarks.baseline``), and the ratio is printed.
 
     PYTHONPATH=src:. python -m benchmarks.instructions --against d1d5eae
 
+With ``--parts`` it also counts, in today's tree, two parts of that verification on
+their own: reading the logs' lines (``READ``: each decoded, checked canonical, its hash
+chained) and the rules alone (``RULES``: each log's recorded actions fed straight to the
+play driver, so every event is derived again, with nothing read or compared). Beside a
+third of the earlier revision's count, they show how much of "three times fewer" the
+game's own work leaves for the rest.
+
+    PYTHONPATH=src:. python -m benchmarks.instructions --against d1d5eae --parts
+
 It needs ``valgrind`` (a system package); each count takes about a minute.
 """
 
@@ -33,17 +42,77 @@ GAMES = {"lacorsa": (6, 20), "detroit-cleveland": (4, 3), "wacky-races": (4, 3)}
 
 _COLLECTED = re.compile(r"Collected : (\d+)")
 
+READ = r"""
+import sys
+from racedeck.core.log import LogReader
 
-def count(tree: Path, game: str, passes: int, folder: Path) -> int:
-    """Return the instructions of one verification of ``game``'s logs by ``tree``'s engine.
+for request in sys.stdin:
+    lines = 0
+    for path in request.split():
+        with LogReader(path) as reader:
+            reader.event_entries = False
+            for _entry in reader:
+                lines += 1
+    print(lines, flush=True)
+"""
+"""Read the logs named on each line of standard input, checking every line; print how many."""
 
-    The logs are written first by a process of their own (``baseline.write_logs``); the
-    count is of a process that only verifies them, as ``racedeck replay --verify`` does.
-    """
+RULES = r"""
+import sys
+from racedeck.core.driver import Driver, play_through
+from racedeck.core.entries import decode_action
+from racedeck.core.log import LogReader
+from racedeck.core.replay import open_game
+from racedeck.plugins import load_registry
+
+registry = load_registry(entry_points=False)
+matches = {}
+
+
+def recorded(path):
+    # The header and the seats' actions, read and decoded on the first request only.
+    with LogReader(path) as reader:
+        game, options = open_game(registry, reader.header, path)
+        reader.event_entries = False
+        actions = [
+            decode_action(game, entry.decision.action, path, entry.line)
+            for entry in reader
+            if entry.decision is not None and entry.decision.action is not None
+        ]
+    header = reader.header
+    return game, game.initial_state(options, header.players), header.seed, actions
+
+
+for request in sys.stdin:
+    events = 0
+    for path in request.split():
+        if path not in matches:
+            matches[path] = recorded(path)
+        game, state, seed, actions = matches[path]
+        answers = iter(actions)
+        driver = Driver(game, state, seed, lambda _state, _seat, _legal: next(answers))
+        events += play_through(driver).events
+    print(events, flush=True)
+"""
+"""Play each named log's recorded actions through the driver again; print the events."""
+
+
+def write(tree: Path, game: str, folder: Path) -> list[str]:
+    """Have ``tree``'s engine write ``game``'s three logs into ``folder``; return the paths."""
     players, races = GAMES[game]
     logs = folder / tree.name / game
     logs.mkdir(parents=True)
-    line = " ".join(write_logs(tree, game, players, races, 3, logs)) + "\n"
+    return write_logs(tree, game, players, races, 3, logs)
+
+
+def count(tree: Path, paths: list[str], passes: int, worker: str = VERIFY) -> int:
+    """Return the instructions of one pass of ``worker`` (``VERIFY`` by default) over ``paths``.
+
+    The logs are written first by a process of their own (``write``); the count is of a
+    process that only reads them, as ``racedeck replay --verify`` does.
+    """
+    line = " ".join(paths) + "\n"
+    logs = Path(paths[0]).parent
 
     def run(extra: int) -> int:
         # The worker verifies the logs once a line: once to warm up, then ``extra`` more.
@@ -54,7 +123,7 @@ def count(tree: Path, game: str, passes: int, folder: Path) -> int:
                 f"--callgrind-out-file={logs}/callgrind.out",
                 sys.executable,
                 "-c",
-                VERIFY,
+                worker,
             ],
             input=line * (1 + extra),
             cwd=tree,
@@ -79,6 +148,9 @@ def main() -> int:
     parser.add_argument("--against", metavar="REV", help="also count this git revision")
     parser.add_argument("--passes", type=int, default=2)
     parser.add_argument("--game", action="append", choices=sorted(GAMES), default=[])
+    parser.add_argument(
+        "--parts", action="store_true", help="also count reading alone and the rules alone"
+    )
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         print("valgrind is not installed: it counts the instructions", file=sys.stderr)
@@ -86,12 +158,22 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="racedeck-instructions-") as folder:
         earlier = unpack(args.against, Path(folder) / "earlier") if args.against else None
         for game in args.game or list(GAMES):
-            now = count(ROOT, game, args.passes, Path(folder))
+            paths = write(ROOT, game, Path(folder))
+            now = count(ROOT, paths, args.passes)
             line = f"{game:<18} {now / 1e6:9.1f} M instructions"
+            then = 0
             if earlier is not None:
-                then = count(earlier, game, args.passes, Path(folder))
+                then = count(earlier, write(earlier, game, Path(folder)), args.passes)
                 line += f"  (at {args.against}: {then / 1e6:.1f} M; {then / now:.2f} x fewer now)"
             print(line, flush=True)
+            if args.parts:
+                reading = count(ROOT, paths, args.passes, READ)
+                rules = count(ROOT, paths, args.passes, RULES)
+                line = f"{'':<18} reading alone {reading / 1e6:.1f} M"
+                line += f", rules alone {rules / 1e6:.1f} M"
+                if then:
+                    line += f"; a third of {args.against}'s count: {then / 3e6:.1f} M"
+                print(line, flush=True)
     return 0
 
 
